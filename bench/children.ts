@@ -1,0 +1,73 @@
+/**
+ * Child processes for the benchmark: spawn, wait for a line on stdout, stop gracefully, and a
+ * registry so that every child is killed even when the benchmark fails half-way.
+ */
+import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+
+const live = new Set<ChildProcess>();
+
+export interface Child {
+  proc: ChildProcessByStdio<null, Readable, Readable>;
+  /** Last lines of stderr, for error messages. */
+  stderrTail(): string;
+}
+
+/** Spawns `node args...`; the child is tracked until it exits. */
+export function spawnNode(args: string[], cwd: string): Child {
+  const proc = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  live.add(proc);
+  proc.once('exit', () => live.delete(proc));
+  const tail: string[] = [];
+  createInterface({ input: proc.stderr }).on('line', (line) => {
+    tail.push(line);
+    if (tail.length > 20) tail.shift();
+  });
+  return { proc, stderrTail: () => tail.join('\n') };
+}
+
+/** Resolves with the first stdout line matching `test`; rejects on exit or after `timeoutMs`. */
+export function waitForLine(child: Child, test: (line: string) => boolean, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.proc.stdout });
+    const finish = (err: Error | undefined, line?: string) => {
+      clearTimeout(timer);
+      child.proc.off('exit', onExit);
+      lines.off('line', onLine);
+      // Keep draining stdout so a chatty child never blocks on a full pipe.
+      child.proc.stdout.resume();
+      if (err) reject(err);
+      else resolve(line ?? '');
+    };
+    const onLine = (line: string) => {
+      if (test(line)) finish(undefined, line);
+    };
+    const onExit = (code: number | null, signal: string | null) =>
+      finish(new Error(`child exited (${code ?? signal}) before it was ready:\n${child.stderrTail()}`));
+    const timer = setTimeout(
+      () => finish(new Error(`child not ready after ${timeoutMs} ms:\n${child.stderrTail()}`)),
+      timeoutMs,
+    );
+    lines.on('line', onLine);
+    child.proc.once('exit', onExit);
+  });
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once the child has exited. */
+export async function stopChild(child: Child, graceMs = 5000): Promise<void> {
+  const { proc } = child;
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = once(proc, 'exit');
+  proc.kill('SIGTERM');
+  const timer = setTimeout(() => proc.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Kills every child still running (used on failure and at exit). */
+export function killAllChildren(): void {
+  for (const proc of live) proc.kill('SIGKILL');
+  live.clear();
+}

@@ -1,0 +1,40 @@
+/**
+ * NamespaceLifecycle, as upstream: no new content in a missing or terminating namespace,
+ * and the system namespaces may not be deleted.
+ */
+import type { Registry } from '../registry/registry.js';
+import { forbidden, notFound } from '../machinery/status.js';
+import { metaOf, isPlainObject } from '../machinery/object.js';
+import type { ValidatingPlugin } from './admission.js';
+
+/** The plugin over the registry's namespaces. */
+export function namespaceLifecycle(registry: Registry): ValidatingPlugin {
+  const namespaces = registry.byResource('', 'namespaces');
+  if (!namespaces) throw new Error('namespaces are not served');
+  const brand = registry.brand;
+  const immortal = new Set(['default', brand.systemNamespace, brand.publicNamespace]);
+  return {
+    name: 'NamespaceLifecycle',
+    async validate(a) {
+      const isNamespace = a.resource.group === '' && a.resource.plural === 'namespaces';
+      if (isNamespace) {
+        if (a.operation === 'DELETE' && immortal.has(a.name)) {
+          throw forbidden({ group: '', resource: 'namespaces' }, a.name, 'this namespace may not be deleted');
+        }
+        return;
+      }
+      if (a.operation !== 'CREATE' || !a.resource.namespaced) return;
+      let ns;
+      try {
+        ns = await namespaces.get('', a.namespace);
+      } catch {
+        throw notFound({ group: '', resource: 'namespaces' }, a.namespace);
+      }
+      const terminating = metaOf(ns).deletionTimestamp !== undefined || (isPlainObject(ns.status) && ns.status.phase === 'Terminating');
+      if (terminating) {
+        const why = `unable to create new content in namespace ${a.namespace} because it is being terminated`;
+        throw forbidden(a.resource.groupResource, metaOf(a.object).name ?? '', why, [{ reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace' }]);
+      }
+    },
+  };
+}

@@ -1,0 +1,10 @@
+/** ResourceQuota. */
+import { core } from '../groups.js';
+
+export const resourceQuotas = core({
+  kind: 'ResourceQuota',
+  plural: 'resourcequotas',
+  shortNames: ['quota'],
+  namespaced: true,
+  subresources: { status: true },
+});

@@ -1,0 +1,4 @@
+/** CSINode. */
+import { storage } from '../groups.js';
+
+export const csiNodes = storage({ kind: 'CSINode', plural: 'csinodes', namespaced: false });

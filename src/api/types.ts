@@ -1,0 +1,101 @@
+/**
+ * The shape of one resource definition. The catalogue (api/catalogue.ts) is built from these;
+ * the registry, the router and discovery derive everything they need from it at start-up.
+ */
+import type { Brand } from '../machinery/brand.js';
+import type { Obj } from '../machinery/object.js';
+import type { FieldError } from '../machinery/status.js';
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/** Which name rule metadata.name follows, as upstream's per-type ValidateObjectMeta call. */
+export type NameRule =
+  | 'subdomain' // DNS-1123 subdomain (most types)
+  | 'label' // DNS-1123 label (namespaces)
+  | 'dns1035' // DNS-1035 label (services)
+  | 'path-segment'; // any name that is a valid path segment (RBAC, CSRs, HPAs)
+
+/** Context a strategy sees: the brand and the time of the request. */
+export interface StrategyContext {
+  brand: Brand;
+  now: Date;
+  /**
+   * The subresource an update writes: '' for the main resource, 'status', 'finalize'.
+   * Absent on create. (Namespaces carry spec.finalizers over only on main-resource writes.)
+   */
+  subresource?: string;
+}
+
+/** Type-specific behaviour; the generic registry decides when each runs. */
+export interface Strategy {
+  /** Clear what clients may not set and default what the server sets on create. May mutate obj. */
+  prepareForCreate?(obj: Obj, ctx: StrategyContext): void;
+  /** Carry over what the write may not change (e.g. status on a main-resource write). May mutate obj. */
+  prepareForUpdate?(obj: Obj, old: Obj, ctx: StrategyContext): void;
+  /** Field errors of a new object. Never mutates. */
+  validate?(obj: Obj, ctx: StrategyContext): FieldError[];
+  /** Field errors of an update (immutable fields...). Never mutates. */
+  validateUpdate?(obj: Obj, old: Obj, ctx: StrategyContext): FieldError[];
+}
+
+/** Extracts the string a field selector compares, e.g. `spec.nodeName` of a pod. */
+export type FieldGetter = (obj: Obj) => string | undefined;
+
+/**
+ * Converts between the served representation and the stored one when two API views share one
+ * storage (core/v1 Event and events/v1 Event; extensions and networking Ingress).
+ */
+export interface Conversion {
+  /** Served object -> stored object (stored form is the storage owner's version). */
+  toStorage(obj: Obj, brand: Brand): Obj;
+  /** Stored object -> served object. */
+  fromStorage(obj: Obj, brand: Brand): Obj;
+}
+
+export interface ResourceDefinition {
+  /** Group stem: '' for core, 'apps', 'events', 'rbac.authorization', ... */
+  groupStem: string;
+  /** True when the real group name is `<stem>.<brand domain>` (events.orch.io). */
+  branded: boolean;
+  version: string;
+  kind: string;
+  /** Resource name in URLs, e.g. `deployments`. */
+  plural: string;
+  singular: string;
+  shortNames?: string[];
+  categories?: string[];
+  namespaced: boolean;
+  /** Verbs served; default ALL_VERBS. */
+  verbs?: readonly Verb[];
+  /**
+   * Subresources; `status` shares the object, writes touch only `.status`; `finalize`
+   * (namespaces) writes only `spec.finalizers`.
+   */
+  subresources?: { status?: boolean; finalize?: boolean };
+  nameRule: NameRule;
+  /**
+   * Storage shared with another definition: its group stem and plural. Keys are
+   * `/registry/<storage plural>/...`. Absent: the definition owns its own storage.
+   */
+  storage?: { groupStem: string; plural: string; conversion: Conversion };
+  strategy?: Strategy;
+  /** Extra field-selector fields beyond metadata.name and metadata.namespace. */
+  fieldSelectors?: Record<string, FieldGetter>;
+  /**
+   * Virtual resources (reviews) are not stored: create returns `review(obj)`'s result.
+   * The registry supplies the user and an authorizer through the review context.
+   */
+  virtual?: true;
+  /** Server bookkeeping this type opts into. */
+  behaviour?: ResourceBehaviour;
+}
+
+/** Server-owned bookkeeping a type opts into (as each upstream strategy does). */
+export interface ResourceBehaviour {
+  /** metadata.generation starts at 1 and increments when anything outside metadata/status changes. */
+  generation?: boolean;
+  /** Keep a client-supplied status on create (Node); otherwise status is reset on create. */
+  keepStatusOnCreate?: boolean;
+}

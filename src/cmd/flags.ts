@@ -1,0 +1,72 @@
+/** The API server's command-line flags (upstream names and defaults), shared by both binaries. */
+import { Command, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import { parseDuration } from '../machinery/duration.js';
+import type { ControlPlaneOptions } from './control-plane-types.js';
+
+function duration(value: string): number {
+  return parseDuration(value);
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid port ${value}`);
+  return n;
+}
+
+/** A command with every API server flag, each with its default in --help. */
+export function apiServerCommand(name: string, description: string): Command {
+  return new Command(name)
+    .description(description)
+    .option('--data-dir <dir>', 'directory of the embedded store, certificates and admin.kubeconfig', './.orch')
+    .option('--secure-port <port>', 'HTTPS port (0 picks a free port)', port, 6443)
+    .option('--bind-address <ip>', 'address to listen on', '127.0.0.1')
+    .option('--cert-dir <dir>', 'directory of the generated certificates (default <data-dir>/pki)')
+    .option('--tls-cert-file <file>', 'serving certificate (PEM) instead of the generated one')
+    .option('--tls-private-key-file <file>', 'key of --tls-cert-file (PEM)')
+    .addOption(new Option('--storage-backend <backend>', 'storage backend').choices(['sqlite', 'memory']).default('sqlite'))
+    .option('--event-ttl <duration>', 'how long events are kept after their last write', duration, parseDuration('1h'))
+    .option('--etcd-compaction-interval <duration>', 'how often history older than this is compacted', duration, parseDuration('5m'))
+    .option('--kubernetes-compat', "serve Kubernetes' own names (*.k8s.io, kube-system)", false)
+    .option('--livez-grace-period <duration>', 'time after start during which unfinished post-start hooks count as live', duration, 0)
+    .option('--shutdown-delay-duration <duration>', 'time /readyz fails before the server stops listening on SIGTERM', duration, 0)
+    .option('-v, --v <level>', 'log verbosity', (v) => Number(v), 0);
+}
+
+interface ParsedFlags {
+  dataDir: string;
+  securePort: number;
+  bindAddress: string;
+  certDir?: string;
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  storageBackend: 'sqlite' | 'memory';
+  eventTtl: number;
+  etcdCompactionInterval: number;
+  kubernetesCompat: boolean;
+  livezGracePeriod: number;
+  shutdownDelayDuration: number;
+  v: number;
+}
+
+/** Control-plane options from parsed flags; reads the TLS files when given. */
+export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
+  if ((flags.tlsCertFile === undefined) !== (flags.tlsPrivateKeyFile === undefined)) {
+    throw new Error('--tls-cert-file and --tls-private-key-file must be given together');
+  }
+  return {
+    dataDir: flags.dataDir,
+    securePort: flags.securePort,
+    bindAddress: flags.bindAddress,
+    certDir: flags.certDir,
+    tlsCertPem: flags.tlsCertFile ? readFileSync(flags.tlsCertFile, 'utf8') : undefined,
+    tlsKeyPem: flags.tlsPrivateKeyFile ? readFileSync(flags.tlsPrivateKeyFile, 'utf8') : undefined,
+    storageBackend: flags.storageBackend,
+    eventTtlMs: flags.eventTtl,
+    compactionIntervalMs: flags.etcdCompactionInterval,
+    kubernetesCompat: flags.kubernetesCompat,
+    livezGracePeriodMs: flags.livezGracePeriod,
+    shutdownDelayMs: flags.shutdownDelayDuration,
+    verbosity: flags.v,
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * The one place that spells branded names. Everything else asks a Brand for a group,
+ * namespace, media type or annotation, so `--kubernetes-compat` swaps them all at once.
+ */
+export interface Brand {
+  /** Domain suffix of branded API groups: `orch.io` or `k8s.io`. */
+  readonly domain: string;
+  /** Short word used in names such as `orch-system` / `kube-system`. */
+  readonly word: string;
+  readonly systemNamespace: string;
+  readonly publicNamespace: string;
+  readonly nodeLeaseNamespace: string;
+  /** The finalizer the namespace controller owns in `spec.finalizers` (`kubernetes` upstream). */
+  readonly namespaceFinalizer: string;
+  readonly protobufMediaType: string;
+  /** Group of Table, PartialObjectMetadata, WatchEvent... (`meta.orch.io`). */
+  readonly metaGroup: string;
+  /** Group of aggregated discovery documents (`apidiscovery.orch.io`). */
+  readonly discoveryGroup: string;
+  /** Resolve a group stem: branded stems get the domain suffix (`events` -> `events.orch.io`). */
+  group(stem: string, branded: boolean): string;
+  /** A label or annotation key in the brand's domain (`orch.io/<name>`). */
+  key(name: string): string;
+}
+
+function makeBrand(domain: string, word: string): Brand {
+  return {
+    domain,
+    word,
+    systemNamespace: `${word}-system`,
+    publicNamespace: `${word}-public`,
+    nodeLeaseNamespace: `${word}-node-lease`,
+    namespaceFinalizer: word === 'kube' ? 'kubernetes' : word,
+    protobufMediaType: `application/vnd.${domain.split('.')[0] === 'k8s' ? 'kubernetes' : word}.protobuf`,
+    metaGroup: `meta.${domain}`,
+    discoveryGroup: `apidiscovery.${domain}`,
+    group: (stem, branded) => (branded ? `${stem}.${domain}` : stem),
+    key: (name) => `${domain}/${name}`,
+  };
+}
+
+/** orch's own names: `*.orch.io`, `orch-system`, `application/vnd.orch.protobuf`. */
+export const ORCH_BRAND: Brand = makeBrand('orch.io', 'orch');
+/** Kubernetes' names, for unchanged Kubernetes clients (`--kubernetes-compat`). */
+export const KUBERNETES_BRAND: Brand = makeBrand('k8s.io', 'kube');
+
+export function brandFor(kubernetesCompat: boolean): Brand {
+  return kubernetesCompat ? KUBERNETES_BRAND : ORCH_BRAND;
+}

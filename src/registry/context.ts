@@ -1,0 +1,39 @@
+/** What the registry knows of a request: who asks, under which brand, at what time. */
+import type { Brand } from '../machinery/brand.js';
+import type { UserInfo } from '../machinery/user.js';
+import type { Obj } from '../machinery/object.js';
+
+export interface RequestContext {
+  user: UserInfo;
+  brand: Brand;
+  now: Date;
+}
+
+/** Validating admission, run by the registry on the final object before it is written. */
+export type AdmitFn = (obj: Obj, old: Obj | undefined) => Promise<void> | void;
+
+export interface WriteOptions {
+  dryRun: boolean;
+  /** Runs after validation, before the write (validating admission). */
+  admit?: AdmitFn;
+}
+
+export interface UpdateOptions extends WriteOptions {
+  /** `status` for the status subresource, `finalize` for namespaces/finalize, '' for the main resource. */
+  subresource: string;
+}
+
+export interface DeleteOptions extends WriteOptions {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+}

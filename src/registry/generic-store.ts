@@ -1,0 +1,284 @@
+/**
+ * The generic resource store: create, get, update and delete of one resource type over the
+ * Store, in upstream's order (prepare -> validate -> admit -> write). Type-specific behaviour
+ * comes only from the definition's strategy and behaviour flags.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Store, KeyValue } from '../storage/interface.js';
+import { StoreError } from '../storage/interface.js';
+import type { Obj, ObjectMeta } from '../machinery/object.js';
+import { isPlainObject, metaOf, rfc3339 } from '../machinery/object.js';
+import { deepEqual } from '../machinery/deep-equal.js';
+import {
+  badRequest, conflict, invalidObject, notFound, successStatus, StatusError,
+  type FieldError, type Status,
+} from '../machinery/status.js';
+import { standardFinalizers, validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaRules } from '../machinery/object-meta-validation.js';
+import { generateName } from '../machinery/random-name.js';
+import type { StrategyContext } from '../api/types.js';
+import type { Brand } from '../machinery/brand.js';
+import { objectKey, type ResourceInfo } from './resource-info.js';
+import { decodeFromStorage, encodeForStorage } from './object-codec.js';
+import { toStatusError } from './storage-errors.js';
+import type { DeleteOptions, RequestContext, UpdateOptions, WriteOptions } from './context.js';
+import { pendingFinalizers, prepareForDeletion } from './finalization.js';
+
+/** How many names generateName tries before giving up, as upstream's retry on collision. */
+const GENERATE_NAME_ATTEMPTS = 8;
+
+export type UpdateTransform = (current: Obj) => Obj | Promise<Obj>;
+
+export interface UpdateResult { obj: Obj; created: boolean }
+export type DeleteResult = { removed: true; status: Status; obj: Obj } | { removed: false; obj: Obj };
+
+export class GenericStore {
+  private readonly metaRules: ObjectMetaRules;
+
+  constructor(
+    readonly info: ResourceInfo,
+    private readonly store: Store,
+    private readonly brand: Brand,
+  ) {
+    this.metaRules = { namespaced: info.namespaced, nameRule: info.def.nameRule, standardFinalizers: standardFinalizers(brand) };
+  }
+
+  private key(namespace: string, name: string): string {
+    return objectKey(this.info, this.info.namespaced ? namespace : '', name);
+  }
+
+  private strategyContext(ctx: RequestContext, subresource = ''): StrategyContext {
+    return { brand: ctx.brand, now: ctx.now, subresource };
+  }
+
+  /** Decodes a stored key-value into the served object. */
+  decode(kv: KeyValue): Obj {
+    return decodeFromStorage(this.info, kv, this.brand);
+  }
+
+  /** The current object, or 404. */
+  async get(namespace: string, name: string): Promise<Obj> {
+    const kv = await this.store.get(this.key(namespace, name)).catch((e) => toStatusError(e, this.info.groupResource, name));
+    if (!kv) throw notFound(this.info.groupResource, name);
+    return this.decode(kv);
+  }
+
+  private invalid(name: string, errs: FieldError[]): StatusError {
+    return invalidObject(this.info.kind, this.info.group, name, errs);
+  }
+
+  /** Creates obj in namespace; the returned object carries its resourceVersion (empty on dry-run). */
+  async create(ctx: RequestContext, namespace: string, obj: Obj, opts: WriteOptions): Promise<Obj> {
+    const meta = metaOf(obj);
+    if (this.info.namespaced) {
+      if (meta.namespace !== undefined && meta.namespace !== '' && meta.namespace !== namespace) {
+        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      meta.namespace = namespace;
+    } else {
+      delete meta.namespace;
+    }
+    this.prepareServerFields(meta, ctx.now);
+    if (this.info.def.subresources?.status && !this.info.def.behaviour?.keepStatusOnCreate) delete obj.status;
+    if (this.info.def.behaviour?.generation) meta.generation = 1;
+    this.info.def.strategy?.prepareForCreate?.(obj, this.strategyContext(ctx));
+
+    const generating = (meta.name === undefined || meta.name === '') && typeof meta.generateName === 'string' && meta.generateName !== '';
+    if (generating) meta.name = generateName(meta.generateName as string);
+    const errs = [
+      ...validateObjectMeta(meta, this.metaRules),
+      ...(this.info.def.strategy?.validate?.(obj, this.strategyContext(ctx)) ?? []),
+    ];
+    if (errs.length > 0) throw this.invalid(meta.name ?? '', errs);
+    await opts.admit?.(obj, undefined);
+    if (opts.dryRun) return obj;
+
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const rev = await this.store.create(this.key(namespace, meta.name as string), encodeForStorage(this.info, obj, this.brand));
+        meta.resourceVersion = String(rev);
+        return obj;
+      } catch (e) {
+        if (generating && e instanceof StoreError && e.code === 'KeyExists' && attempt < GENERATE_NAME_ATTEMPTS) {
+          meta.name = generateName(meta.generateName as string);
+          continue;
+        }
+        toStatusError(e, this.info.groupResource, meta.name as string);
+      }
+    }
+  }
+
+  /** Clears what only the server sets and sets uid and creationTimestamp. */
+  private prepareServerFields(meta: ObjectMeta, now: Date): void {
+    meta.uid = randomUUID();
+    meta.creationTimestamp = rfc3339(now);
+    delete meta.resourceVersion;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.generation;
+    delete meta.selfLink;
+  }
+
+  /**
+   * Read-modify-write of one object: transform the current object, validate, and
+   * compare-and-swap; retried when another writer got there first (unless the
+   * transform pinned a resourceVersion, which then gives 409 Conflict).
+   */
+  async guaranteedUpdate(ctx: RequestContext, namespace: string, name: string, transform: UpdateTransform, opts: UpdateOptions): Promise<UpdateResult> {
+    const key = this.key(namespace, name);
+    for (;;) {
+      const kv = await this.store.get(key).catch((e) => toStatusError(e, this.info.groupResource, name));
+      if (!kv) throw notFound(this.info.groupResource, name);
+      const current = this.decode(kv);
+      const proposed = await transform(structuredClone(current));
+      const next = this.prepareUpdate(ctx, namespace, name, proposed, current, opts.subresource);
+      await opts.admit?.(next, current);
+      if (deepEqual(next, current)) return { obj: current, created: false };
+      const nextMeta = metaOf(next);
+      if (nextMeta.deletionTimestamp !== undefined && pendingFinalizers(this.info, next).length === 0) {
+        // The last finalizer of a deleting object was removed: the update completes the deletion.
+        if (opts.dryRun) return { obj: next, created: false };
+        try {
+          await this.store.delete(key, kv.modRevision);
+          return { obj: next, created: false };
+        } catch (e) {
+          if (e instanceof StoreError && e.code === 'Conflict') continue;
+          toStatusError(e, this.info.groupResource, name);
+        }
+      }
+      if (opts.dryRun) return { obj: next, created: false };
+      try {
+        const rev = await this.store.update(key, encodeForStorage(this.info, next, this.brand), kv.modRevision);
+        nextMeta.resourceVersion = String(rev);
+        return { obj: next, created: false };
+      } catch (e) {
+        if (e instanceof StoreError && e.code === 'Conflict') continue;
+        toStatusError(e, this.info.groupResource, name);
+      }
+    }
+  }
+
+  /** Applies the update rules to a proposed object: precondition, server fields, status split, validation. */
+  private prepareUpdate(ctx: RequestContext, namespace: string, name: string, proposed: Obj, current: Obj, subresource: string): Obj {
+    if (!isPlainObject(proposed)) throw badRequest('the body of the request must be an object');
+    const meta = metaOf(proposed);
+    const curMeta = metaOf(current);
+    if (meta.name !== undefined && meta.name !== '' && meta.name !== name) {
+      throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
+    }
+    if (this.info.namespaced && meta.namespace !== undefined && meta.namespace !== '' && meta.namespace !== namespace) {
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    if (meta.resourceVersion !== undefined && meta.resourceVersion !== '' && meta.resourceVersion !== curMeta.resourceVersion) {
+      throw conflict(this.info.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
+    }
+    let next: Obj;
+    if (subresource === 'status') {
+      // Status writes change only .status (upstream's ResetObjectMetaForStatus + spec reset).
+      next = structuredClone(current);
+      if (proposed.status === undefined) delete next.status;
+      else next.status = proposed.status;
+    } else if (subresource === 'finalize') {
+      next = structuredClone(current);
+      const spec = isPlainObject(proposed.spec) ? proposed.spec : {};
+      next.spec = { ...(isPlainObject(next.spec) ? next.spec : {}), finalizers: spec.finalizers ?? [] };
+      if ((next.spec as { finalizers?: unknown[] }).finalizers?.length === 0) delete (next.spec as Record<string, unknown>).finalizers;
+    } else {
+      next = proposed;
+      if (this.info.def.subresources?.status) {
+        if (current.status === undefined) delete next.status;
+        else next.status = current.status;
+      }
+    }
+    const nextMeta = metaOf(next);
+    nextMeta.name = name;
+    if (this.info.namespaced) nextMeta.namespace = namespace;
+    else delete nextMeta.namespace;
+    // Server-owned fields carry over from the stored object whatever the client sent.
+    nextMeta.uid = curMeta.uid;
+    nextMeta.creationTimestamp = curMeta.creationTimestamp;
+    copyOrDelete(nextMeta, curMeta, 'deletionTimestamp');
+    copyOrDelete(nextMeta, curMeta, 'deletionGracePeriodSeconds');
+    copyOrDelete(nextMeta, curMeta, 'generation');
+    nextMeta.resourceVersion = curMeta.resourceVersion;
+    if (curMeta.generateName !== undefined && nextMeta.generateName === undefined) nextMeta.generateName = curMeta.generateName;
+    const sctx = this.strategyContext(ctx, subresource);
+    this.info.def.strategy?.prepareForUpdate?.(next, current, sctx);
+    if (this.info.def.behaviour?.generation && subresource === '' && specChanged(next, current)) {
+      nextMeta.generation = (curMeta.generation ?? 0) + 1;
+    }
+    // As upstream, an update runs the type's update validation only (which includes its own create rules).
+    const strategy = this.info.def.strategy;
+    const errs = [
+      ...validateObjectMeta(nextMeta, this.metaRules),
+      ...validateObjectMetaUpdate(nextMeta, curMeta, this.metaRules),
+      ...(strategy?.validateUpdate ? strategy.validateUpdate(next, current, sctx) : strategy?.validate?.(next, sctx) ?? []),
+    ];
+    if (errs.length > 0) throw this.invalid(name, errs);
+    return next;
+  }
+
+  /**
+   * Deletes one object in two phases: an object with finalizers is marked deleting and
+   * returned; one without is removed and a Success Status returned.
+   */
+  async delete(ctx: RequestContext, namespace: string, name: string, opts: DeleteOptions): Promise<DeleteResult> {
+    const key = this.key(namespace, name);
+    for (;;) {
+      const kv = await this.store.get(key).catch((e) => toStatusError(e, this.info.groupResource, name));
+      if (!kv) throw notFound(this.info.groupResource, name);
+      const current = this.decode(kv);
+      const meta = metaOf(current);
+      checkPreconditions(this.info, name, meta, opts.preconditions);
+      await opts.admit?.(current, current);
+      if (meta.deletionTimestamp !== undefined && pendingFinalizers(this.info, current).length > 0) {
+        return { removed: false, obj: current };
+      }
+      const marked = prepareForDeletion(this.info, structuredClone(current), ctx.now);
+      if (marked !== undefined) {
+        if (opts.dryRun) return { removed: false, obj: marked };
+        try {
+          const rev = await this.store.update(key, encodeForStorage(this.info, marked, this.brand), kv.modRevision);
+          metaOf(marked).resourceVersion = String(rev);
+          return { removed: false, obj: marked };
+        } catch (e) {
+          if (e instanceof StoreError && e.code === 'Conflict') continue;
+          toStatusError(e, this.info.groupResource, name);
+        }
+      }
+      const status = successStatus({ name, ...(this.info.group === '' ? {} : { group: this.info.group }), kind: this.info.plural, uid: meta.uid });
+      if (opts.dryRun) return { removed: true, status, obj: current };
+      try {
+        await this.store.delete(key, kv.modRevision);
+        return { removed: true, status, obj: current };
+      } catch (e) {
+        if (e instanceof StoreError && e.code === 'Conflict') continue;
+        if (e instanceof StoreError && e.code === 'KeyNotFound') throw notFound(this.info.groupResource, name);
+        toStatusError(e, this.info.groupResource, name);
+      }
+    }
+  }
+}
+
+function copyOrDelete(target: ObjectMeta, source: ObjectMeta, field: keyof ObjectMeta): void {
+  if (source[field] === undefined) delete target[field];
+  else target[field] = source[field];
+}
+
+/** True when anything outside metadata and status differs (what bumps metadata.generation). */
+function specChanged(next: Obj, current: Obj): boolean {
+  for (const k of new Set([...Object.keys(next), ...Object.keys(current)])) {
+    if (k === 'metadata' || k === 'status' || k === 'apiVersion' || k === 'kind') continue;
+    if (!deepEqual(next[k], current[k])) return true;
+  }
+  return false;
+}
+
+function checkPreconditions(info: ResourceInfo, name: string, meta: ObjectMeta, pre: DeleteOptions['preconditions']): void {
+  if (!pre) return;
+  if (pre.uid !== undefined && pre.uid !== meta.uid) {
+    throw conflict(info.groupResource, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`);
+  }
+  if (pre.resourceVersion !== undefined && pre.resourceVersion !== meta.resourceVersion) {
+    throw conflict(info.groupResource, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`);
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Lists with selectors and pagination. Every chunk of a paginated list is read at the
+ * revision of the first chunk; the continue token carries that revision and the next key.
+ */
+import type { Store } from '../storage/interface.js';
+import { StoreError } from '../storage/interface.js';
+import type { Obj, ObjList } from '../machinery/object.js';
+import { badRequest, gone } from '../machinery/status.js';
+import { listPrefix, type ResourceInfo } from './resource-info.js';
+import type { ListOptions } from './context.js';
+import type { Selection } from './selection.js';
+import type { GenericStore } from './generic-store.js';
+import { toStatusError } from './storage-errors.js';
+
+interface ContinueToken { v: string; rv: number; start: string }
+
+/** The opaque continue token: base64 of upstream's `{"v","rv","start"}` shape. */
+export function encodeContinue(metaVersion: string, rv: number, start: string): string {
+  return Buffer.from(JSON.stringify({ v: metaVersion, rv, start })).toString('base64url');
+}
+
+/** Decodes a continue token, or 400 when it is not one of ours. */
+export function decodeContinue(token: string, metaVersion: string): ContinueToken {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    throw badRequest('continue key is not valid: illegal base64 data at input byte 0');
+  }
+  const t = parsed as Partial<ContinueToken>;
+  if (typeof t !== 'object' || t === null || t.v !== metaVersion || typeof t.rv !== 'number' || typeof t.start !== 'string' || t.rv <= 0) {
+    throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  }
+  if (t.start.includes('..') || t.start.startsWith('/')) throw badRequest('continue key is not valid: the continue token is not valid');
+  return t as ContinueToken;
+}
+
+export const EXPIRED_CONTINUE_MESSAGE =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+/** Reads one list (or one chunk of it) under the given options. */
+export async function listObjects(
+  registry: GenericStore, store: Store, info: ResourceInfo, namespace: string,
+  opts: ListOptions, selection: Selection, metaVersion: string,
+): Promise<ObjList> {
+  const prefix = listPrefix(info, namespace);
+  const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : 0;
+  let revision = 0;
+  let startKey: string | undefined;
+  if (opts.continue) {
+    if (opts.resourceVersion !== undefined && opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
+      throw badRequest('specifying resource version is not allowed when using continue');
+    }
+    const token = decodeContinue(opts.continue, metaVersion);
+    revision = token.rv;
+    startKey = prefix + token.start;
+  }
+  const items: Obj[] = [];
+  let lastKey = '';
+  let hasMore = false;
+  let remaining = 0;
+  for (;;) {
+    let res;
+    try {
+      res = await store.range(prefix, { revision: revision || undefined, startKey, limit: limit > 0 ? Math.max(limit - items.length, 1) + (selection.everything ? 0 : 64) : 0 });
+    } catch (e) {
+      if (e instanceof StoreError && e.code === 'Compacted' && opts.continue) throw gone(EXPIRED_CONTINUE_MESSAGE);
+      toStatusError(e, info.groupResource, '');
+    }
+    revision = res.revision;
+    let i = 0;
+    for (; i < res.items.length; i++) {
+      const kv = res.items[i];
+      const obj = registry.decode(kv);
+      lastKey = kv.key;
+      if (selection.matches(obj)) items.push(obj);
+      if (limit > 0 && items.length >= limit) break;
+    }
+    if (limit > 0 && items.length >= limit) {
+      hasMore = i < res.items.length - 1 || res.more;
+      remaining = res.count - (i + 1);
+      break;
+    }
+    if (!res.more) break;
+    startKey = `${lastKey}\u0000`;
+  }
+  const list: ObjList = { apiVersion: info.apiVersion, kind: info.listKind, metadata: { resourceVersion: String(revision) }, items };
+  if (hasMore) {
+    list.metadata.continue = encodeContinue(metaVersion, revision, `${lastKey.slice(prefix.length)}\u0000`);
+    if (selection.everything && remaining > 0) list.metadata.remainingItemCount = remaining;
+  }
+  return list;
+}

@@ -1,0 +1,65 @@
+/**
+ * A resource definition resolved for one brand: real group name, apiVersion, storage prefix.
+ * Computed once at start-up so the request path never rebuilds strings.
+ */
+import { ALL_VERBS, type Conversion, type ResourceDefinition, type Verb } from '../api/types.js';
+import type { Brand } from '../machinery/brand.js';
+import type { GroupResource } from '../machinery/status.js';
+
+export interface ResourceInfo {
+  def: ResourceDefinition;
+  group: string;
+  version: string;
+  /** `v1` for core, `<group>/<version>` otherwise. */
+  apiVersion: string;
+  kind: string;
+  listKind: string;
+  plural: string;
+  namespaced: boolean;
+  verbs: ReadonlySet<Verb>;
+  groupResource: GroupResource;
+  /** Storage key prefix, `/registry/<group>/<plural>/` (core: `/registry/<plural>/`). */
+  keyPrefix: string;
+  /** Present when this view shares another definition's storage. */
+  conversion?: Conversion;
+  /** Field-selector fields this type supports, including metadata.name / metadata.namespace. */
+  fieldSelectorFields: ReadonlySet<string>;
+}
+
+/** `/registry/<plural>/` as upstream keys built-in types (plurals are unique across groups). */
+function storagePrefix(plural: string): string {
+  return `/registry/${plural}/`;
+}
+
+/** Resolves a definition under a brand. */
+export function resolveResource(def: ResourceDefinition, brand: Brand): ResourceInfo {
+  const group = def.groupStem === '' ? '' : brand.group(def.groupStem, def.branded);
+  const keyPrefix = storagePrefix(def.storage ? def.storage.plural : def.plural);
+  const fields = new Set(['metadata.name', 'metadata.namespace', ...Object.keys(def.fieldSelectors ?? {})]);
+  if (!def.namespaced) fields.delete('metadata.namespace');
+  return {
+    def,
+    group,
+    version: def.version,
+    apiVersion: group === '' ? def.version : `${group}/${def.version}`,
+    kind: def.kind,
+    listKind: `${def.kind}List`,
+    plural: def.plural,
+    namespaced: def.namespaced,
+    verbs: new Set(def.verbs ?? ALL_VERBS),
+    groupResource: { group, resource: def.plural },
+    keyPrefix,
+    conversion: def.storage?.conversion,
+    fieldSelectorFields: fields,
+  };
+}
+
+/** The storage key of one object. */
+export function objectKey(info: ResourceInfo, namespace: string, name: string): string {
+  return info.namespaced ? `${info.keyPrefix}${namespace}/${name}` : `${info.keyPrefix}${name}`;
+}
+
+/** The storage prefix of a list: one namespace, or all of them. */
+export function listPrefix(info: ResourceInfo, namespace: string): string {
+  return info.namespaced && namespace !== '' ? `${info.keyPrefix}${namespace}/` : info.keyPrefix;
+}

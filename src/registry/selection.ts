@@ -1,0 +1,38 @@
+/**
+ * The label and field selection of a list or watch, compiled once per request and applied per
+ * object. Field values come from the resource definition's field getters.
+ */
+import type { Obj } from '../machinery/object.js';
+import { metaOf } from '../machinery/object.js';
+import { parseLabelSelector } from '../machinery/label-selector.js';
+import { checkFieldSelector, parseFieldSelector } from '../machinery/field-selector.js';
+import type { ResourceInfo } from './resource-info.js';
+import type { ListOptions } from './context.js';
+
+export interface Selection {
+  /** Selects every object: callers may skip matching. */
+  readonly everything: boolean;
+  matches(obj: Obj): boolean;
+}
+
+/** Compiles the request's selectors; 400 for a malformed selector or an unsupported field. */
+export function selectionFor(info: ResourceInfo, opts: ListOptions): Selection {
+  const labels = parseLabelSelector(opts.labelSelector ?? '');
+  const fields = parseFieldSelector(opts.fieldSelector ?? '');
+  checkFieldSelector(fields.requirements, info.fieldSelectorFields);
+  if (labels.isEverything && fields.isEverything) return { everything: true, matches: () => true };
+  const getters = info.def.fieldSelectors ?? {};
+  return {
+    everything: false,
+    matches(obj) {
+      const meta = metaOf(obj);
+      if (!labels.isEverything && !labels(meta.labels)) return false;
+      if (fields.isEverything) return true;
+      return fields((field) => {
+        if (field === 'metadata.name') return meta.name ?? '';
+        if (field === 'metadata.namespace') return meta.namespace ?? '';
+        return getters[field]?.(obj) ?? '';
+      });
+    },
+  };
+}

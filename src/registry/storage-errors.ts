@@ -1,0 +1,18 @@
+/** The one place storage failures become Status errors. */
+import { StoreError } from '../storage/interface.js';
+import { alreadyExists, conflict, gone, notFound, OPTIMISTIC_LOCK_MESSAGE, serviceUnavailable, StatusError, type GroupResource } from '../machinery/status.js';
+
+/** Maps a store failure on object `name` of `gr` to the Status a client sees; rethrows anything else. */
+export function toStatusError(err: unknown, gr: GroupResource, name: string): never {
+  if (err instanceof StatusError) throw err;
+  if (!(err instanceof StoreError)) throw err;
+  switch (err.code) {
+    case 'KeyExists': throw alreadyExists(gr, name);
+    case 'KeyNotFound': throw notFound(gr, name);
+    case 'Conflict': throw conflict(gr, name, OPTIMISTIC_LOCK_MESSAGE);
+    case 'Compacted': throw gone('The resourceVersion for the provided list is too old.');
+    case 'Closed': throw serviceUnavailable('the storage is shutting down');
+    case 'FutureRevision': throw new StatusError(504, 'Timeout', err.message);
+  }
+  throw err;
+}

@@ -1,0 +1,112 @@
+/**
+ * The API server: registry over a store, admission, authorization, discovery, health and the
+ * TLS listener, with upstream's start-up (post-start hooks) and graceful shutdown sequence.
+ */
+import { ALL_RESOURCES } from '../api/catalogue.js';
+import type { Brand } from '../machinery/brand.js';
+import type { Store } from '../storage/interface.js';
+import { Registry } from '../registry/registry.js';
+import { bootstrapNamespaces, bootstrapPriorityClasses } from '../registry/bootstrap.js';
+import { startEventExpiry } from '../registry/event-expiry.js';
+import { admissionChain } from '../admission/admission.js';
+import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
+import { privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/authorizer.js';
+import { buildDiscovery } from './discovery.js';
+import { hookCheck, type HealthCheck } from './health.js';
+import { createRouter } from './router.js';
+import { listen } from './listener.js';
+import { versionInfo } from './version.js';
+
+export interface ApiServerOptions {
+  brand: Brand;
+  store: Store;
+  bindAddress: string;
+  port: number;
+  certPem: string;
+  keyPem: string;
+  clientCaPem: string;
+  eventTtlMs: number;
+  /** How long /readyz fails before the listener closes on shutdown. */
+  shutdownDelayMs: number;
+  /** Time after start during which unfinished post-start hooks count as live. */
+  livezGracePeriodMs: number;
+  now?: () => number;
+}
+
+export interface ApiServer {
+  port: number;
+  registry: Registry;
+  /** Graceful stop: readyz fails, in-flight requests finish, watches close. The store stays open. */
+  shutdown(): Promise<void>;
+}
+
+/** Upper bound on waiting for in-flight requests at shutdown. */
+const DRAIN_TIMEOUT_MS = 60_000;
+
+/** Starts serving; resolves when every post-start hook has finished (ready). */
+export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer> {
+  const now = opts.now ?? Date.now;
+  const startedAt = now();
+  const { brand, store } = opts;
+  const registry = new Registry(ALL_RESOURCES, brand, store);
+  const authorizer = unionAuthorizer([privilegedGroupAuthorizer]);
+  const admission = admissionChain([namespaceLifecycle(registry)]);
+
+  const hooks = {
+    bootstrap: hookCheck('poststarthook/bootstrap-controller'),
+    priorityClasses: hookCheck('poststarthook/scheduling/bootstrap-system-priority-classes'),
+    eventExpiry: hookCheck('poststarthook/start-event-expiry'),
+  };
+  const hookList = Object.values(hooks);
+  // During the livez grace period an unfinished hook still counts as live (upstream).
+  const livezHooks: HealthCheck[] = hookList.map((h) => ({ name: h.name, check: () => (now() - startedAt < opts.livezGracePeriodMs ? undefined : h.check()) }));
+  const base: HealthCheck[] = [
+    { name: 'ping', check: () => {} },
+    { name: 'log', check: () => {} },
+    { name: 'storage', check: async () => { await store.get('/registry/health'); } },
+  ];
+  let shuttingDown = false;
+  let signalShutdown: () => void = () => {};
+  const shutdownSignal = new Promise<void>((r) => { signalShutdown = r; });
+  const shutdownCheck: HealthCheck = { name: 'shutdown', check: () => { if (shuttingDown) throw new Error('process is shutting down'); } };
+  const health = {
+    livez: [...base, ...livezHooks],
+    healthz: [...base, ...hookList],
+    readyz: [...base, ...hookList, shutdownCheck],
+  };
+
+  const listener = await listen({ certPem: opts.certPem, keyPem: opts.keyPem, clientCaPem: opts.clientCaPem, bindAddress: opts.bindAddress, port: opts.port }, (req, res) => router(req, res));
+  const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
+  const router = createRouter({
+    registry, brand, admission, authorizer,
+    reviews: { authorizer, authenticateToken: () => undefined },
+    discovery: buildDiscovery(registry, brand, `${host}:${listener.port}`),
+    version: versionInfo(),
+    health,
+    shuttingDown: shutdownSignal,
+  });
+
+  await bootstrapNamespaces(registry);
+  hooks.bootstrap.done();
+  await bootstrapPriorityClasses(registry);
+  hooks.priorityClasses.done();
+  const eventsStore = registry.byResource('', 'events');
+  const stopExpiry = eventsStore ? await startEventExpiry({ store, prefix: eventsStore.info.keyPrefix, ttlMs: opts.eventTtlMs, now }) : () => {};
+  hooks.eventExpiry.done();
+
+  let stopped: Promise<void> | undefined;
+  return {
+    port: listener.port,
+    registry,
+    shutdown() {
+      stopped ??= (async () => {
+        shuttingDown = true;
+        if (opts.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, opts.shutdownDelayMs));
+        signalShutdown();
+        stopExpiry();
+        await listener.close(DRAIN_TIMEOUT_MS);
+      })();
+      return stopped;
+    },
+  };
+}

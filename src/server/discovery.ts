@@ -1,0 +1,103 @@
+/**
+ * Discovery documents: /api, /apis, /apis/<group>, /api/v1 and /apis/<group>/<version>, plus
+ * aggregated discovery (apidiscovery v2 and v2beta1). All documents are built once at start-up
+ * and served as pre-serialized bytes.
+ */
+import type { Registry } from '../registry/registry.js';
+import type { ResourceInfo } from '../registry/resource-info.js';
+import type { Brand } from '../machinery/brand.js';
+import type { Verb } from '../api/types.js';
+
+const VERB_ORDER: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+function verbsOf(info: ResourceInfo): string[] {
+  return VERB_ORDER.filter((v) => info.verbs.has(v));
+}
+
+function subresourcesOf(info: ResourceInfo): { name: string; verbs: string[] }[] {
+  const out: { name: string; verbs: string[] }[] = [];
+  if (info.def.subresources?.status) out.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
+  if (info.def.subresources?.finalize) out.push({ name: 'finalize', verbs: ['update'] });
+  return out;
+}
+
+function apiResource(info: ResourceInfo): Record<string, unknown> {
+  const r: Record<string, unknown> = {
+    name: info.plural, singularName: info.def.singular, namespaced: info.namespaced, kind: info.kind, verbs: verbsOf(info),
+  };
+  if (info.def.shortNames?.length) r.shortNames = info.def.shortNames;
+  if (info.def.categories?.length) r.categories = info.def.categories;
+  return r;
+}
+
+export interface DiscoveryDocuments {
+  /** `/api` */
+  legacyVersions: string;
+  /** `/apis` */
+  groupList: string;
+  /** `/apis/<group>` by group */
+  groups: Map<string, string>;
+  /** `/api/v1`, `/apis/<group>/<version>` by path */
+  resourceLists: Map<string, string>;
+  /** aggregated `/api` and `/apis` by apidiscovery version ('v2' | 'v2beta1') */
+  aggregated: Map<string, { legacy: string; apis: string }>;
+}
+
+/** Builds every discovery document for a registry. */
+export function buildDiscovery(registry: Registry, brand: Brand, serverAddress: string): DiscoveryDocuments {
+  const legacyVersions = JSON.stringify({
+    kind: 'APIVersions', versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  });
+  const named = registry.groups.filter((g) => g.group !== '');
+  const groupEntry = (g: { group: string; versions: string[] }) => ({
+    name: g.group,
+    versions: g.versions.map((v) => ({ groupVersion: `${g.group}/${v}`, version: v })),
+    preferredVersion: { groupVersion: `${g.group}/${g.versions[0]}`, version: g.versions[0] },
+  });
+  const groupList = JSON.stringify({ kind: 'APIGroupList', apiVersion: 'v1', groups: named.map(groupEntry) });
+  const groups = new Map(named.map((g) => [g.group, JSON.stringify({ kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(g) })]));
+  const resourceLists = new Map<string, string>();
+  for (const g of registry.groups) {
+    for (const v of g.versions) {
+      const resources: Record<string, unknown>[] = [];
+      for (const info of registry.resourcesOf(g.group, v)) {
+        resources.push(apiResource(info));
+        for (const sub of subresourcesOf(info)) {
+          resources.push({ name: `${info.plural}/${sub.name}`, singularName: '', namespaced: info.namespaced, kind: info.kind, verbs: sub.verbs });
+        }
+      }
+      const gv = g.group === '' ? v : `${g.group}/${v}`;
+      const path = g.group === '' ? `/api/${v}` : `/apis/${g.group}/${v}`;
+      resourceLists.set(path, JSON.stringify({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: gv, resources }));
+    }
+  }
+  const aggregated = new Map<string, { legacy: string; apis: string }>();
+  for (const dv of ['v2', 'v2beta1']) {
+    const doc = (items: unknown[]) => JSON.stringify({ kind: 'APIGroupDiscoveryList', apiVersion: `${brand.discoveryGroup}/${dv}`, metadata: {}, items });
+    const item = (g: { group: string; versions: string[] }) => ({
+      metadata: { name: g.group, creationTimestamp: null },
+      versions: g.versions.map((v) => ({
+        version: v,
+        freshness: 'Current',
+        resources: registry.resourcesOf(g.group, v).map((info) => {
+          const r: Record<string, unknown> = {
+            resource: info.plural,
+            responseKind: { group: info.group, version: v, kind: info.kind },
+            scope: info.namespaced ? 'Namespaced' : 'Cluster',
+            singularResource: info.def.singular,
+            verbs: verbsOf(info),
+          };
+          if (info.def.shortNames?.length) r.shortNames = info.def.shortNames;
+          if (info.def.categories?.length) r.categories = info.def.categories;
+          const subs = subresourcesOf(info);
+          if (subs.length) r.subresources = subs.map((s) => ({ subresource: s.name, responseKind: { group: info.group, version: v, kind: info.kind }, verbs: s.verbs }));
+          return r;
+        }),
+      })),
+    });
+    const core = registry.groups.find((g) => g.group === '');
+    aggregated.set(dv, { legacy: doc(core ? [item(core)] : []), apis: doc(named.map(item)) });
+  }
+  return { legacyVersions, groupList, groups, resourceLists, aggregated };
+}

@@ -1,0 +1,16 @@
+/** POST on a collection: create one object (201), or 200 on dry-run as upstream. */
+import { writeObject } from '../http.js';
+import { review } from '../../registry/reviews.js';
+import { admitFor, dryRunOf, expectObjectOfKind, readObjectBody, type ResourceRequest } from './resource-request.js';
+
+/** Creates the body's object in the request's namespace. */
+export async function handleCreate(r: ResourceRequest): Promise<void> {
+  const dryRun = dryRunOf(r.query);
+  const obj = expectObjectOfKind(r, await readObjectBody(r));
+  if (r.store.info.def.virtual) {
+    writeObject(r.res, 201, review(r.store.info, r.reviews, r.ctx, r.namespace, obj), r.encoding, r.pretty);
+    return;
+  }
+  const created = await r.store.create(r.ctx, r.namespace, obj, { dryRun, admit: admitFor(r, 'CREATE') });
+  writeObject(r.res, 201, created, r.encoding, r.pretty);
+}

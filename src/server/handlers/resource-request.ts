@@ -1,0 +1,112 @@
+/**
+ * What every resource handler receives, and the decoding shared by them: body, query options
+ * (dryRun, list options, delete options) and response negotiation.
+ */
+import { parse as parseYaml } from 'yaml';
+import type { GenericStore } from '../../registry/generic-store.js';
+import type { RequestContext, AdmitFn, ListOptions } from '../../registry/context.js';
+import type { Registry } from '../../registry/registry.js';
+import type { RequestInfo } from '../request-info.js';
+import type { Encoding, Request, Response } from '../http.js';
+import { readBody } from '../http.js';
+import { mediaTypeEssence } from '../../codec/accept.js';
+import { badRequest, unsupportedMediaType } from '../../machinery/status.js';
+import { isPlainObject, type Obj } from '../../machinery/object.js';
+import type { Admission } from '../../admission/admission.js';
+import type { ReviewDeps } from '../../registry/reviews.js';
+
+export interface ResourceRequest {
+  req: Request;
+  res: Response;
+  info: RequestInfo;
+  query: URLSearchParams;
+  store: GenericStore;
+  registry: Registry;
+  ctx: RequestContext;
+  admission: Admission;
+  reviews: ReviewDeps;
+  /** Namespace of the object (empty for cluster-scoped types). */
+  namespace: string;
+  name: string;
+  subresource: string;
+  encoding: Encoding;
+  pretty: boolean;
+  /** Resolves when the server begins shutting down (watches end then). */
+  shuttingDown: Promise<void>;
+}
+
+const BODY_TYPES = ['application/json', 'application/yaml'];
+
+/** Decodes a request body into a JSON value per its Content-Type. */
+export async function readObjectBody(r: ResourceRequest, accepted: string[] = BODY_TYPES): Promise<unknown> {
+  const type = mediaTypeEssence(r.req.headers['content-type'] as string | undefined) || 'application/json';
+  if (!accepted.includes(type)) throw unsupportedMediaType(type, accepted);
+  const body = await readBody(r.req);
+  const text = body.toString('utf8');
+  if (type.endsWith('yaml')) {
+    try {
+      return parseYaml(text);
+    } catch (e) {
+      throw badRequest(`error converting YAML to JSON: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw badRequest(`couldn't get version/kind; json parse error: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** Checks a body is an object of the URL's kind and apiVersion (when it says which). */
+export function expectObjectOfKind(r: ResourceRequest, body: unknown): Obj {
+  const info = r.store.info;
+  if (!isPlainObject(body)) throw badRequest(`the object provided is unrecognized (must be of type ${info.kind})`);
+  const obj = body as Obj;
+  if (obj.apiVersion !== undefined && obj.apiVersion !== '' && obj.apiVersion !== info.apiVersion) {
+    throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${info.apiVersion})`);
+  }
+  if (obj.kind !== undefined && obj.kind !== '' && obj.kind !== info.kind) {
+    throw badRequest(`the object provided is unrecognized (must be of type ${info.kind}): couldn't get version/kind; json parse error: kind ${String(obj.kind)} is not ${info.kind}`);
+  }
+  if (obj.metadata !== undefined && !isPlainObject(obj.metadata)) throw badRequest('metadata must be an object');
+  obj.apiVersion = info.apiVersion;
+  obj.kind = info.kind;
+  return obj;
+}
+
+/** `dryRun=All` → true; absent → false; anything else is 400. */
+export function dryRunOf(query: URLSearchParams): boolean {
+  const values = query.getAll('dryRun');
+  if (values.length === 0) return false;
+  for (const v of values) {
+    if (v !== 'All') throw badRequest(`Invalid dryRun value: Unsupported value: "${v}": supported values: "All"`);
+  }
+  return true;
+}
+
+function intParam(query: URLSearchParams, name: string): number | undefined {
+  const v = query.get(name);
+  if (v === null || v === '') return undefined;
+  if (!/^-?\d+$/.test(v)) throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)}: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+  return Number(v);
+}
+
+/** Parses list/watch query parameters. */
+export function listOptionsOf(query: URLSearchParams): ListOptions {
+  const limit = intParam(query, 'limit');
+  return {
+    labelSelector: query.get('labelSelector') ?? undefined,
+    fieldSelector: query.get('fieldSelector') ?? undefined,
+    limit,
+    continue: query.get('continue') ?? undefined,
+    resourceVersion: query.get('resourceVersion') ?? undefined,
+    resourceVersionMatch: query.get('resourceVersionMatch') ?? undefined,
+  };
+}
+
+export { intParam };
+
+/** The validating-admission callback for a write of this request. */
+export function admitFor(r: ResourceRequest, operation: 'CREATE' | 'UPDATE' | 'DELETE'): AdmitFn {
+  return (obj, old) => r.admission.validate({ operation, resource: r.store.info, namespace: r.namespace, name: r.name, subresource: r.subresource, object: obj, oldObject: old, ctx: r.ctx });
+}

@@ -1,0 +1,11 @@
+/** PUT of one object, its status, or a namespace's finalize subresource. */
+import { writeObject } from '../http.js';
+import { admitFor, dryRunOf, expectObjectOfKind, readObjectBody, type ResourceRequest } from './resource-request.js';
+
+/** Replaces the object with the body (compare-and-swap when the body carries a resourceVersion). */
+export async function handleUpdate(r: ResourceRequest): Promise<void> {
+  const dryRun = dryRunOf(r.query);
+  const obj = expectObjectOfKind(r, await readObjectBody(r));
+  const { obj: updated, created } = await r.store.guaranteedUpdate(r.ctx, r.namespace, r.name, () => structuredClone(obj), { dryRun, subresource: r.subresource, admit: admitFor(r, 'UPDATE') });
+  writeObject(r.res, created ? 201 : 200, updated, r.encoding, r.pretty);
+}

@@ -1,0 +1,157 @@
+/**
+ * The request chain, declared once in request order: request info -> panic recovery ->
+ * authentication -> authorization -> handler (non-resource paths, or one handler per verb).
+ */
+import type { TLSSocket } from 'node:tls';
+import type { Registry } from '../registry/registry.js';
+import type { Brand } from '../machinery/brand.js';
+import type { Admission } from '../admission/admission.js';
+import type { Authorizer } from '../auth/authz/authorizer.js';
+import { forbiddenMessage } from '../auth/authz/authorizer.js';
+import { authenticateClientCertificate } from '../auth/authn/x509.js';
+import { requestInfo, type RequestInfo } from './request-info.js';
+import { writeError, writeObject, type Encoding, type Request, type Response } from './http.js';
+import { methodNotAllowed, notAcceptable, pathNotFound, StatusError, unauthorized } from '../machinery/status.js';
+import { parseAccept, type MediaRange } from '../codec/accept.js';
+import type { ResourceRequest } from './handlers/resource-request.js';
+import { handleGet } from './handlers/get.js';
+import { handleCreate } from './handlers/create.js';
+import { handleUpdate } from './handlers/update.js';
+import { handlePatch } from './handlers/patch.js';
+import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
+import { handleList, handleWatch } from './handlers/list.js';
+import { serveHealth, type HealthCheck } from './health.js';
+import type { DiscoveryDocuments } from './discovery.js';
+import type { Verb } from '../api/types.js';
+import type { ReviewDeps } from '../registry/reviews.js';
+
+export interface RouterConfig {
+  registry: Registry;
+  brand: Brand;
+  admission: Admission;
+  authorizer: Authorizer;
+  reviews: ReviewDeps;
+  discovery: DiscoveryDocuments;
+  version: Record<string, string>;
+  health: { livez: HealthCheck[]; readyz: HealthCheck[]; healthz: HealthCheck[] };
+  /** Resolves when the server begins shutting down (long requests end then). */
+  shuttingDown: Promise<void>;
+}
+
+const HANDLERS: Record<string, (r: ResourceRequest) => Promise<void>> = {
+  get: handleGet, list: handleList, watch: handleWatch, create: handleCreate, update: handleUpdate,
+  patch: handlePatch, delete: handleDelete, deletecollection: handleDeleteCollection,
+};
+
+/** Subresources each verb may address; `status` needs the type to declare it. */
+const SUBRESOURCE_VERBS: Record<string, ReadonlySet<string>> = {
+  status: new Set(['get', 'update', 'patch']),
+  finalize: new Set(['update']),
+};
+
+/** Chooses the response encoding from Accept; 406 when nothing acceptable can be produced. */
+export function negotiate(ranges: MediaRange[]): Encoding {
+  for (const m of ranges) {
+    if (m.params.as !== undefined) continue; // Table / PartialObjectMetadata are not served yet
+    if ((m.type === 'application' || m.type === '*') && (m.subtype === 'json' || m.subtype === '*')) return 'json';
+    if (m.type === 'application' && m.subtype === 'yaml') return 'yaml';
+  }
+  throw notAcceptable(['application/json', 'application/yaml']);
+}
+
+/** Builds the request handler. */
+export function createRouter(cfg: RouterConfig): (req: Request, res: Response) => void {
+  return (req, res) => {
+    handle(cfg, req, res).catch((err) => writeError(res, err));
+  };
+}
+
+async function handle(cfg: RouterConfig, req: Request, res: Response): Promise<void> {
+  const rawUrl = req.url ?? '/';
+  const q = rawUrl.indexOf('?');
+  const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+  const query = new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1));
+  const method = req.method ?? 'GET';
+  const info = requestInfo(method, path, query);
+
+  const user = authenticateClientCertificate(req.socket as TLSSocket);
+  if (!user) throw unauthorized();
+  const attrs = { user, verb: info.verb, isResourceRequest: info.isResourceRequest, path, namespace: info.namespace, apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, subresource: info.subresource, name: info.name };
+  if (cfg.authorizer.authorize(attrs) !== 'allow') {
+    const gr = { group: info.apiGroup, resource: info.resource };
+    throw new StatusError(403, 'Forbidden', info.isResourceRequest ? `${gr.group ? `${gr.resource}.${gr.group}` : gr.resource}${info.name ? ` "${info.name}"` : ''} is forbidden: ${forbiddenMessage(attrs)}` : `forbidden: ${forbiddenMessage(attrs)}`, { name: info.name, group: info.apiGroup || undefined, kind: info.resource || undefined });
+  }
+  if (info.isResourceRequest) return handleResource(cfg, req, res, info, query, user);
+  return handleNonResource(cfg, req, res, path, query);
+}
+
+async function handleNonResource(cfg: RouterConfig, req: Request, res: Response, path: string, query: URLSearchParams): Promise<void> {
+  const segments = path.split('/').filter((s) => s !== '');
+  const first = segments[0] ?? '';
+  if ((first === 'healthz' || first === 'livez' || first === 'readyz') && segments.length <= 2) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed();
+    return serveHealth(first, cfg.health[first], segments[1] ?? '', query, res);
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') throw pathNotFound();
+  const ranges = parseAccept(req.headers.accept as string | undefined);
+  const pretty = query.get('pretty') === 'true';
+  if (path === '/version' || path === '/version/') return writeObject(res, 200, cfg.version, 'json', pretty);
+  const d = cfg.discovery;
+  if ((path === '/api' || path === '/apis') && segments.length === 1) {
+    const aggregated = aggregatedDiscoveryVersion(ranges, cfg.brand);
+    if (aggregated) {
+      const doc = d.aggregated.get(aggregated);
+      const body = path === '/api' ? doc?.legacy : doc?.apis;
+      res.writeHead(200, { 'content-type': `application/json;g=${cfg.brand.discoveryGroup};v=${aggregated};as=APIGroupDiscoveryList`, vary: 'Accept' });
+      res.end(body ?? '');
+      return;
+    }
+    negotiate(ranges);
+    return writeRaw(res, path === '/api' ? d.legacyVersions : d.groupList);
+  }
+  if (first === 'apis' && segments.length === 2 && d.groups.has(segments[1])) return writeRaw(res, d.groups.get(segments[1]) as string);
+  const list = d.resourceLists.get(path.replace(/\/$/, ''));
+  if (list !== undefined) return writeRaw(res, list);
+  throw pathNotFound();
+}
+
+function writeRaw(res: Response, json: string): void {
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
+  res.end(json);
+}
+
+/** The apidiscovery version the client asks for (`v2` or `v2beta1`), if it asks for aggregated discovery. */
+function aggregatedDiscoveryVersion(ranges: MediaRange[], brand: Brand): string | undefined {
+  for (const m of ranges) {
+    if (m.params.as === 'APIGroupDiscoveryList' && m.params.g === brand.discoveryGroup && (m.params.v === 'v2' || m.params.v === 'v2beta1')) return m.params.v;
+    if (m.params.as === undefined) return undefined;
+  }
+  return undefined;
+}
+
+async function handleResource(cfg: RouterConfig, req: Request, res: Response, info: RequestInfo, query: URLSearchParams, user: ResourceRequest['ctx']['user']): Promise<void> {
+  const store = cfg.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
+  if (!store || info.parts.length > 3) throw pathNotFound();
+  const def = store.info;
+  const sub = info.subresource;
+  if (sub !== '') {
+    const allowed = SUBRESOURCE_VERBS[sub];
+    const declared = (sub === 'status' || sub === 'finalize') && def.def.subresources?.[sub] === true;
+    if (!allowed || !declared) throw pathNotFound();
+    if (!allowed.has(info.verb)) throw methodNotAllowed();
+  } else if (!def.verbs.has(info.verb as Verb)) {
+    throw methodNotAllowed();
+  }
+  const handler = HANDLERS[info.verb];
+  if (!handler) throw methodNotAllowed();
+  // A namespaced collection without a namespace is only listable/watchable across namespaces.
+  if (def.namespaced && info.namespace === '' && !(info.verb === 'list' || info.verb === 'watch')) throw pathNotFound();
+  const pretty = query.get('pretty') === 'true';
+  const encoding = negotiate(parseAccept(req.headers.accept as string | undefined));
+  await handler({
+    req, res, info, query, store, registry: cfg.registry, admission: cfg.admission, reviews: cfg.reviews,
+    ctx: { user, brand: cfg.brand, now: new Date() },
+    namespace: def.namespaced ? info.namespace : '', name: info.name, subresource: sub, encoding, pretty,
+    shuttingDown: cfg.shuttingDown,
+  });
+}
