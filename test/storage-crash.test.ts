@@ -43,7 +43,7 @@ async function writeThenKill(path: string, acks: number): Promise<{ created: Set
   return { created, updated };
 }
 
-it('every write acknowledged before kill -9 is there after reopening', async () => {
+it('every write acknowledged before kill -9 is there after reopening', async (t) => {
   const path = join(dir, 'orch.db');
   const { created, updated } = await writeThenKill(path, 300);
   const store = SqliteStore.open(path);
@@ -59,7 +59,7 @@ it('every write acknowledged before kill -9 is there after reopening', async () 
     const all = await store.range('/crash/');
     assert.equal(store.currentRevision(), Math.max(...all.items.map((kv) => kv.modRevision)));
     const r = await store.create('/after-crash', new Uint8Array([1]));
-    console.error(`acks: ${created.size} creates, ${updated.size} updates; in store: ${all.items.length} keys, revision ${all.revision}`);
+    t.diagnostic(`acks: ${created.size} creates, ${updated.size} updates; in store: ${all.items.length} keys, revision ${all.revision}`);
     assert.equal(r, all.revision + 1);
   } finally {
     await store.close();

@@ -4,7 +4,7 @@
  */
 import type { Registry } from '../registry/registry.js';
 import { forbidden, notFound } from '../machinery/status.js';
-import { metaOf, isPlainObject } from '../machinery/object.js';
+import { metaOf, isPlainObject, type Obj } from '../machinery/object.js';
 import type { ValidatingPlugin } from './admission.js';
 
 /** The plugin over the registry's namespaces. */
@@ -24,7 +24,7 @@ export function namespaceLifecycle(registry: Registry): ValidatingPlugin {
         return;
       }
       if (a.operation !== 'CREATE' || !a.resource.namespaced) return;
-      let ns;
+      let ns: Obj;
       try {
         ns = await namespaces.get('', a.namespace);
       } catch {

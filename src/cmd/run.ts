@@ -3,11 +3,12 @@ import { relative } from 'node:path';
 import type { Command } from 'commander';
 import { startControlPlane } from './control-plane.js';
 import { optionsFromFlags } from './flags.js';
+import type { ControlPlaneOptions } from './control-plane-types.js';
 
 /** Parses argv with cmd, starts, and stops gracefully on a signal. */
 export async function runServer(cmd: Command, label: string, controllers: boolean): Promise<void> {
   cmd.parse(process.argv);
-  let opts;
+  let opts: ControlPlaneOptions;
   try {
     opts = optionsFromFlags(cmd.opts());
   } catch (e) {

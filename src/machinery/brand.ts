@@ -13,6 +13,12 @@ export interface Brand {
   /** The finalizer the namespace controller owns in `spec.finalizers` (`kubernetes` upstream). */
   readonly namespaceFinalizer: string;
   readonly protobufMediaType: string;
+  /**
+   * Protobuf media types accepted (in Content-Type and Accept). orch also takes Kubernetes'
+   * own, because kubectl ≥ 1.32 sends typed writes as `application/vnd.kubernetes.protobuf`
+   * whatever server it talks to.
+   */
+  readonly protobufMediaTypes: readonly string[];
   /** Group of Table, PartialObjectMetadata, WatchEvent... (`meta.orch.io`). */
   readonly metaGroup: string;
   /** Group of aggregated discovery documents (`apidiscovery.orch.io`). */
@@ -23,15 +29,21 @@ export interface Brand {
   key(name: string): string;
 }
 
-function makeBrand(domain: string, word: string): Brand {
+/** Kubernetes' own protobuf media type, which kubectl sends to any server. */
+const KUBERNETES_PROTOBUF = 'application/vnd.kubernetes.protobuf';
+
+/** A brand from its domain, its short word and its long name (`orch`, `kubernetes`). */
+function makeBrand(domain: string, word: string, vendor: string): Brand {
+  const protobufMediaType = `application/vnd.${vendor}.protobuf`;
   return {
     domain,
     word,
     systemNamespace: `${word}-system`,
     publicNamespace: `${word}-public`,
     nodeLeaseNamespace: `${word}-node-lease`,
-    namespaceFinalizer: word === 'kube' ? 'kubernetes' : word,
-    protobufMediaType: `application/vnd.${domain.split('.')[0] === 'k8s' ? 'kubernetes' : word}.protobuf`,
+    namespaceFinalizer: vendor,
+    protobufMediaType,
+    protobufMediaTypes: [...new Set([protobufMediaType, KUBERNETES_PROTOBUF])],
     metaGroup: `meta.${domain}`,
     discoveryGroup: `apidiscovery.${domain}`,
     group: (stem, branded) => (branded ? `${stem}.${domain}` : stem),
@@ -40,9 +52,9 @@ function makeBrand(domain: string, word: string): Brand {
 }
 
 /** orch's own names: `*.orch.io`, `orch-system`, `application/vnd.orch.protobuf`. */
-export const ORCH_BRAND: Brand = makeBrand('orch.io', 'orch');
+export const ORCH_BRAND: Brand = makeBrand('orch.io', 'orch', 'orch');
 /** Kubernetes' names, for unchanged Kubernetes clients (`--kubernetes-compat`). */
-export const KUBERNETES_BRAND: Brand = makeBrand('k8s.io', 'kube');
+export const KUBERNETES_BRAND: Brand = makeBrand('k8s.io', 'kube', 'kubernetes');
 
 export function brandFor(kubernetesCompat: boolean): Brand {
   return kubernetesCompat ? KUBERNETES_BRAND : ORCH_BRAND;

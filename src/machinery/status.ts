@@ -96,7 +96,7 @@ export function unauthorized(): StatusError {
   return new StatusError(401, 'Unauthorized', 'Unauthorized');
 }
 
-export function unsupportedMediaType(contentType: string, accepted: string[]): StatusError {
+export function unsupportedMediaType(accepted: string[]): StatusError {
   return new StatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
 }
 

@@ -10,7 +10,7 @@ import type { Obj, ObjectMeta } from '../machinery/object.js';
 import { isPlainObject, metaOf, rfc3339 } from '../machinery/object.js';
 import { deepEqual } from '../machinery/deep-equal.js';
 import {
-  badRequest, conflict, invalidObject, notFound, successStatus, StatusError,
+  badRequest, conflict, invalidObject, notFound, successStatus, type StatusError,
   type FieldError, type Status,
 } from '../machinery/status.js';
 import { standardFinalizers, validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaRules } from '../machinery/object-meta-validation.js';
@@ -26,6 +26,9 @@ import { pendingFinalizers, prepareForDeletion } from './finalization.js';
 /** How many names generateName tries before giving up, as upstream's retry on collision. */
 const GENERATE_NAME_ATTEMPTS = 8;
 
+/** Objects whose encoded form is memoized per resource type (about 1 KiB each). */
+const ENCODED_MEMO_LIMIT = 4096;
+
 export type UpdateTransform = (current: Obj) => Obj | Promise<Obj>;
 
 export interface UpdateResult { obj: Obj; created: boolean }
@@ -33,6 +36,8 @@ export type DeleteResult = { removed: true; status: Status; obj: Obj } | { remov
 
 export class GenericStore {
   private readonly metaRules: ObjectMetaRules;
+  /** Encoded bytes of recently read objects, by key (insertion order = eviction order). */
+  private readonly encoded = new Map<string, { modRevision: number; format: string; bytes: Buffer }>();
 
   constructor(
     readonly info: ResourceInfo,
@@ -53,6 +58,26 @@ export class GenericStore {
   /** Decodes a stored key-value into the served object. */
   decode(kv: KeyValue): Obj {
     return decodeFromStorage(this.info, kv, this.brand);
+  }
+
+  /**
+   * The current object in some representation, memoized per key and modRevision: a repeated GET
+   * of an unchanged object is one point read plus a map lookup, with no decode or encode.
+   * The memo only holds bytes for the representation `encode` produces, tagged by `format`.
+   */
+  async getEncoded(namespace: string, name: string, format: string, encode: (obj: Obj) => Buffer): Promise<Buffer> {
+    const key = this.key(namespace, name);
+    const kv = await this.store.get(key).catch((e) => toStatusError(e, this.info.groupResource, name));
+    if (!kv) {
+      this.encoded.delete(key);
+      throw notFound(this.info.groupResource, name);
+    }
+    const hit = this.encoded.get(key);
+    if (hit && hit.modRevision === kv.modRevision && hit.format === format) return hit.bytes;
+    const bytes = encode(this.decode(kv));
+    if (this.encoded.size >= ENCODED_MEMO_LIMIT) this.encoded.delete(this.encoded.keys().next().value as string);
+    this.encoded.set(key, { modRevision: kv.modRevision, format, bytes });
+    return bytes;
   }
 
   /** The current object, or 404. */

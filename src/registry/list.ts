@@ -2,7 +2,7 @@
  * Lists with selectors and pagination. Every chunk of a paginated list is read at the
  * revision of the first chunk; the continue token carries that revision and the next key.
  */
-import type { Store } from '../storage/interface.js';
+import type { RangeResult, Store } from '../storage/interface.js';
 import { StoreError } from '../storage/interface.js';
 import type { Obj, ObjList } from '../machinery/object.js';
 import { badRequest, gone } from '../machinery/status.js';
@@ -60,7 +60,7 @@ export async function listObjects(
   let hasMore = false;
   let remaining = 0;
   for (;;) {
-    let res;
+    let res: RangeResult;
     try {
       res = await store.range(prefix, { revision: revision || undefined, startKey, limit: limit > 0 ? Math.max(limit - items.length, 1) + (selection.everything ? 0 : 64) : 0 });
     } catch (e) {

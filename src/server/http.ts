@@ -1,7 +1,8 @@
 /** Small response helpers shared by every handler: JSON/YAML bodies, Status errors, text. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { stringify as toYaml } from 'yaml';
+import type { Encoding } from '../codec/negotiation.js';
+import { encodeBody } from '../codec/serialize.js';
 import { internalError, requestEntityTooLarge, StatusError, type Status } from '../machinery/status.js';
 
 export type Request = IncomingMessage | Http2ServerRequest;
@@ -10,7 +11,16 @@ export type Response = ServerResponse | Http2ServerResponse;
 /** Largest request body accepted, as upstream's 3 MiB limit for JSON bodies. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
-export type Encoding = 'json' | 'yaml';
+/** How a response is to be written: negotiated encodings (client order), pretty-printing, brand. */
+export interface Output {
+  encodings: readonly Encoding[];
+  pretty: boolean;
+  /** The protobuf media type to answer with when protobuf is chosen. */
+  protobufMediaType: string;
+}
+
+/** Compact JSON for responses that precede negotiation (errors, discovery). */
+const JSON_OUTPUT: Output = { encodings: ['json'], pretty: false, protobufMediaType: '' };
 
 /** Reads the whole body, or 413 once it passes MAX_BODY_BYTES. */
 export function readBody(req: Request): Promise<Buffer> {
@@ -38,21 +48,15 @@ export function readBody(req: Request): Promise<Buffer> {
   });
 }
 
-/** Serializes a value for the wire in the negotiated encoding. */
-export function serialize(value: unknown, encoding: Encoding, pretty: boolean): { body: string; contentType: string } {
-  if (encoding === 'yaml') return { body: toYaml(value), contentType: 'application/yaml' };
-  return { body: pretty ? `${JSON.stringify(value, null, 2)}\n` : JSON.stringify(value), contentType: 'application/json' };
-}
-
-/** Writes a value with a status code. */
-export function writeObject(res: Response, code: number, value: unknown, encoding: Encoding = 'json', pretty = false): void {
-  const { body, contentType } = serialize(value, encoding, pretty);
-  res.writeHead(code, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+/** Writes a value with a status code in the first negotiated encoding that can carry it. */
+export function writeObject(res: Response, code: number, value: unknown, out: Output = JSON_OUTPUT): void {
+  const { bytes, contentType } = encodeBody(value, out.encodings, out.pretty, out.protobufMediaType);
+  res.writeHead(code, { 'content-type': contentType, 'content-length': bytes.length });
+  res.end(bytes);
 }
 
 /** Writes a Status for any error; unexpected errors become 500 InternalError (never a crash). */
-export function writeError(res: Response, err: unknown, encoding: Encoding = 'json'): void {
+export function writeError(res: Response, err: unknown): void {
   const se = err instanceof StatusError ? err : internalError(err);
   if (!(err instanceof StatusError)) console.error('internal error:', err);
   const status: Status = se.toStatus();
@@ -62,8 +66,8 @@ export function writeError(res: Response, err: unknown, encoding: Encoding = 'js
   }
   const headers: Record<string, string> = {};
   if (se.details?.retryAfterSeconds !== undefined) headers['retry-after'] = String(se.details.retryAfterSeconds);
-  const { body, contentType } = serialize(status, encoding, false);
-  res.writeHead(se.code, { ...headers, 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
+  const body = Buffer.from(JSON.stringify(status));
+  res.writeHead(se.code, { ...headers, 'content-type': 'application/json', 'content-length': body.length });
   res.end(body);
 }
 

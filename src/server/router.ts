@@ -10,7 +10,8 @@ import type { Authorizer } from '../auth/authz/authorizer.js';
 import { forbiddenMessage } from '../auth/authz/authorizer.js';
 import { authenticateClientCertificate } from '../auth/authn/x509.js';
 import { requestInfo, type RequestInfo } from './request-info.js';
-import { writeError, writeObject, type Encoding, type Request, type Response } from './http.js';
+import { writeError, writeObject, type Request, type Response } from './http.js';
+import { negotiate } from '../codec/negotiation.js';
 import { methodNotAllowed, notAcceptable, pathNotFound, StatusError, unauthorized } from '../machinery/status.js';
 import { parseAccept, type MediaRange } from '../codec/accept.js';
 import type { ResourceRequest } from './handlers/resource-request.js';
@@ -49,15 +50,10 @@ const SUBRESOURCE_VERBS: Record<string, ReadonlySet<string>> = {
   finalize: new Set(['update']),
 };
 
-/** Chooses the response encoding from Accept; 406 when nothing acceptable can be produced. */
-export function negotiate(ranges: MediaRange[]): Encoding {
-  for (const m of ranges) {
-    if (m.params.as !== undefined) continue; // Table / PartialObjectMetadata are not served yet
-    if ((m.type === 'application' || m.type === '*') && (m.subtype === 'json' || m.subtype === '*')) return 'json';
-    if (m.type === 'application' && m.subtype === 'yaml') return 'yaml';
-  }
-  throw notAcceptable(['application/json', 'application/yaml']);
-}
+/** The verbs each shape of path serves (upstream's installer registers exactly these routes). */
+const COLLECTION_VERBS: ReadonlySet<string> = new Set(['list', 'watch', 'create', 'deletecollection']);
+const ACROSS_NAMESPACES_VERBS: ReadonlySet<string> = new Set(['list', 'watch']);
+const OBJECT_VERBS: ReadonlySet<string> = new Set(['get', 'update', 'patch', 'delete']);
 
 /** Builds the request handler. */
 export function createRouter(cfg: RouterConfig): (req: Request, res: Response) => void {
@@ -88,14 +84,15 @@ async function handle(cfg: RouterConfig, req: Request, res: Response): Promise<v
 async function handleNonResource(cfg: RouterConfig, req: Request, res: Response, path: string, query: URLSearchParams): Promise<void> {
   const segments = path.split('/').filter((s) => s !== '');
   const first = segments[0] ?? '';
-  if ((first === 'healthz' || first === 'livez' || first === 'readyz') && segments.length <= 2) {
+  if (first === 'healthz' || first === 'livez' || first === 'readyz') {
     if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed();
-    return serveHealth(first, cfg.health[first], segments[1] ?? '', query, res);
+    // Check names may contain slashes (`poststarthook/<name>`), as upstream serves them.
+    return serveHealth(first, cfg.health[first], segments.slice(1).join('/'), query, res);
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') throw pathNotFound();
   const ranges = parseAccept(req.headers.accept as string | undefined);
   const pretty = query.get('pretty') === 'true';
-  if (path === '/version' || path === '/version/') return writeObject(res, 200, cfg.version, 'json', pretty);
+  if (path === '/version' || path === '/version/') return writeObject(res, 200, cfg.version, { encodings: ['json'], pretty, protobufMediaType: '' });
   const d = cfg.discovery;
   if ((path === '/api' || path === '/apis') && segments.length === 1) {
     const aggregated = aggregatedDiscoveryVersion(ranges, cfg.brand);
@@ -106,7 +103,7 @@ async function handleNonResource(cfg: RouterConfig, req: Request, res: Response,
       res.end(body ?? '');
       return;
     }
-    negotiate(ranges);
+    negotiate(ranges, cfg.brand);
     return writeRaw(res, path === '/api' ? d.legacyVersions : d.groupList);
   }
   if (first === 'apis' && segments.length === 2 && d.groups.has(segments[1])) return writeRaw(res, d.groups.get(segments[1]) as string);
@@ -139,19 +136,24 @@ async function handleResource(cfg: RouterConfig, req: Request, res: Response, in
     const declared = (sub === 'status' || sub === 'finalize') && def.def.subresources?.[sub] === true;
     if (!allowed || !declared) throw pathNotFound();
     if (!allowed.has(info.verb)) throw methodNotAllowed();
-  } else if (!def.verbs.has(info.verb as Verb)) {
-    throw methodNotAllowed();
+  } else {
+    // As upstream's routes: a collection serves list/watch, create and deletecollection (only
+    // list/watch across namespaces); an object serves get, update, patch and delete. Another
+    // method on an existing route is 405; an object path across namespaces is no route (404).
+    const collection = info.name === '';
+    const acrossNamespaces = def.namespaced && info.namespace === '';
+    if (acrossNamespaces && !collection) throw pathNotFound();
+    const shape = collection ? (acrossNamespaces ? ACROSS_NAMESPACES_VERBS : COLLECTION_VERBS) : OBJECT_VERBS;
+    if (!shape.has(info.verb) || !def.verbs.has(info.verb as Verb)) throw methodNotAllowed();
   }
   const handler = HANDLERS[info.verb];
   if (!handler) throw methodNotAllowed();
-  // A namespaced collection without a namespace is only listable/watchable across namespaces.
-  if (def.namespaced && info.namespace === '' && !(info.verb === 'list' || info.verb === 'watch')) throw pathNotFound();
   const pretty = query.get('pretty') === 'true';
-  const encoding = negotiate(parseAccept(req.headers.accept as string | undefined));
+  const { encodings, protobufMediaType } = negotiate(parseAccept(req.headers.accept as string | undefined), cfg.brand);
   await handler({
     req, res, info, query, store, registry: cfg.registry, admission: cfg.admission, reviews: cfg.reviews,
     ctx: { user, brand: cfg.brand, now: new Date() },
-    namespace: def.namespaced ? info.namespace : '', name: info.name, subresource: sub, encoding, pretty,
+    namespace: def.namespaced ? info.namespace : '', name: info.name, subresource: sub, output: { encodings, pretty, protobufMediaType },
     shuttingDown: cfg.shuttingDown,
   });
 }

@@ -126,14 +126,14 @@ async function verifyAgainst(store: Store, model: ModelHistory, keys: string[]):
   for (let r = Math.max(compacted, 1); r <= model.revision; r++) {
     const want = model.stateAt(r);
     const got = await store.range('/m/', { revision: r });
-    const wantList = [...want.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([k, v]) => `${k}=${v.value}@${v.mod}/c${v.create}`);
+    const wantList = [...want.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v.value}@${v.mod}/c${v.create}`);
     assert.deepEqual(
       got.items.map((kv) => `${kv.key}=${text(kv.value)}@${kv.modRevision}/c${kv.createRevision}`),
       wantList,
       `range at ${r}`,
     );
+    const page = await store.range('/m/', { revision: r, limit: 2 });
+    assert.deepEqual([page.count, page.more, page.items.length], [wantList.length, wantList.length > 2, Math.min(2, wantList.length)], `count at ${r}`);
     for (const key of keys) {
       const kv = await store.get(key, { revision: r });
       const v = want.get(key);

@@ -114,10 +114,7 @@ export function readsContract(test: StoreTest): void {
     for (let i = 0; i < 6; i += 2) await store.delete(`/p/${i}`);
     await store.create('/p/9', bytes('9'));
     const first = await store.range('/p/', { revision: at, limit: 4 });
-    assert.deepEqual(
-      [first.items.map((kv) => kv.key.slice(3)).join(','), first.more, first.count, first.revision],
-      ['0,1,2,3', true, 6, at],
-    );
+    assert.deepEqual([first.items.map((kv) => kv.key.slice(3)).join(','), first.more, first.count, first.revision], ['0,1,2,3', true, 6, at]);
     const second = await store.range('/p/', { revision: at, limit: 4, startKey: '/p/3\0' });
     assert.deepEqual([second.items.map((kv) => kv.key.slice(3)).join(','), second.more, second.count], ['4,5', false, 2]);
     const now = await store.range('/p/', { limit: 2 });

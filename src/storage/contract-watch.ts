@@ -18,12 +18,7 @@ export function watchContract(test: StoreTest): void {
     await store.delete('/w/b');
     await w.waitFor(4);
     await settle();
-    assert.deepEqual(w.events.map(brief), [
-      '2 put /w/b=b1@2/c2',
-      '3 put /w/a=a2@3/c1 prev=a1@1',
-      '4 put /w/c=c1@4/c4',
-      '5 delete /w/b=b1@5/c2 prev=b1@2',
-    ]);
+    assert.deepEqual(w.events.map(brief), ['2 put /w/b=b1@2/c2', '3 put /w/a=a2@3/c1 prev=a1@1', '4 put /w/c=c1@4/c4', '5 delete /w/b=b1@5/c2 prev=b1@2']);
     assertOrdered(w.batches);
     w.cancel();
   });

@@ -16,8 +16,8 @@ import { type StoreEvent, StoreError, type WatchErrorSink, type WatchSink } from
 
 /** What a store exposes to the hub; every call is synchronous and sees committed state only. */
 export interface HistorySource {
-  /** Events whose key starts with prefix and revision > after, in revision order, at most limit. */
-  history(prefix: string, after: number, limit: number): StoreEvent[];
+  /** Events whose key starts with prefix and after < revision <= upTo, in revision order, at most limit. */
+  history(prefix: string, after: number, upTo: number, limit: number): StoreEvent[];
   currentRevision(): number;
   compactedRevision(): number;
 }
@@ -25,6 +25,8 @@ export interface HistorySource {
 export interface WatchHubOptions {
   /** Most history events read (and delivered as one batch) per step; default 1000. */
   pageSize?: number;
+  /** Most revisions scanned per step, so a narrow prefix over long history never blocks for long; default 10 pages. */
+  scanWindow?: number;
   /** Runs a catch-up step later; default setImmediate, so long replays never block writers. */
   schedule?: (fn: () => void) => void;
 }
@@ -49,6 +51,7 @@ export class WatchHub {
   private readonly queue: Delivery[] = [];
   private draining = false;
   private readonly pageSize: number;
+  private readonly scanWindow: number;
   private readonly schedule: (fn: () => void) => void;
 
   constructor(
@@ -56,6 +59,7 @@ export class WatchHub {
     opts: WatchHubOptions = {},
   ) {
     this.pageSize = Math.max(1, opts.pageSize ?? 1000);
+    this.scanWindow = Math.max(1, opts.scanWindow ?? this.pageSize * 10);
     this.schedule = opts.schedule ?? ((fn) => setImmediate(fn));
   }
 
@@ -106,14 +110,16 @@ export class WatchHub {
       return;
     }
     const current = this.source.currentRevision();
-    const page = this.source.history(w.prefix, w.lastRev, this.pageSize);
-    if (page.length < this.pageSize) {
-      w.lastRev = Math.max(w.lastRev, current);
-      w.live = true;
-    } else {
+    const upTo = Math.min(current, w.lastRev + this.scanWindow);
+    const page = this.source.history(w.prefix, w.lastRev, upTo, this.pageSize);
+    if (page.length === this.pageSize) {
       w.lastRev = page[page.length - 1].revision;
-      this.schedule(() => this.catchUp(w));
+    } else {
+      w.lastRev = Math.max(w.lastRev, upTo);
+      // Everything up to the current revision has been read in this same synchronous step.
+      if (upTo >= current) w.live = true;
     }
+    if (!w.live) this.schedule(() => this.catchUp(w));
     if (page.length > 0) this.queue.push({ watcher: w, events: page });
     this.drain();
   }

@@ -8,9 +8,9 @@ export async function handleCreate(r: ResourceRequest): Promise<void> {
   const dryRun = dryRunOf(r.query);
   const obj = expectObjectOfKind(r, await readObjectBody(r));
   if (r.store.info.def.virtual) {
-    writeObject(r.res, 201, review(r.store.info, r.reviews, r.ctx, r.namespace, obj), r.encoding, r.pretty);
+    writeObject(r.res, 201, review(r.store.info, r.reviews, r.ctx, r.namespace, obj), r.output);
     return;
   }
   const created = await r.store.create(r.ctx, r.namespace, obj, { dryRun, admit: admitFor(r, 'CREATE') });
-  writeObject(r.res, 201, created, r.encoding, r.pretty);
+  writeObject(r.res, 201, created, r.output);
 }

@@ -22,7 +22,7 @@ export async function handleDelete(r: ResourceRequest): Promise<void> {
   const dryRun = dryRunOf(r.query);
   const opts = deleteOptionsOf(r.query, await optionalBody(r), dryRun, r.ctx.brand);
   const result = await r.store.delete(r.ctx, r.namespace, r.name, { ...opts, admit: admitFor(r, 'DELETE') });
-  writeObject(r.res, 200, result.removed ? result.status : result.obj, r.encoding, r.pretty);
+  writeObject(r.res, 200, result.removed ? result.status : result.obj, r.output);
 }
 
 /** Deletes every object the list options select; answers the list of what was deleted. */
@@ -41,5 +41,5 @@ export async function handleDeleteCollection(r: ResourceRequest): Promise<void> 
       if ((e as { code?: number }).code !== 404) throw e;
     }
   }
-  writeObject(r.res, 200, list, r.encoding, r.pretty);
+  writeObject(r.res, 200, list, r.output);
 }

@@ -5,7 +5,7 @@ import { listOptionsOf, intParam, type ResourceRequest } from './resource-reques
 import { selectionFor } from '../../registry/selection.js';
 import { listObjects } from '../../registry/list.js';
 import { watchObjects } from '../../registry/watch.js';
-import { badRequest } from '../../machinery/status.js';
+import { badRequest, notAcceptable } from '../../machinery/status.js';
 
 /** Answers the list of objects the options select. */
 export async function handleList(r: ResourceRequest): Promise<void> {
@@ -15,7 +15,7 @@ export async function handleList(r: ResourceRequest): Promise<void> {
   }
   const selection = selectionFor(r.store.info, opts);
   const list = await listObjects(r.store, r.registry.store, r.store.info, r.namespace, opts, selection, r.ctx.brand.metaGroup);
-  writeObject(r.res, 200, list, r.encoding, r.pretty);
+  writeObject(r.res, 200, list, r.output);
 }
 
 /** Upstream's default watch timeout: a random duration between 30 and 60 minutes. */
@@ -26,6 +26,8 @@ function defaultWatchTimeoutSeconds(): number {
 /** Streams watch events as newline-delimited JSON until timeout, client close or shutdown. */
 export async function handleWatch(r: ResourceRequest): Promise<void> {
   const opts = listOptionsOf(r.query);
+  // Watch events are streamed as JSON; protobuf watch framing is not served yet.
+  if (!r.output.encodings.includes('json')) throw notAcceptable(['application/json']);
   const timeout = intParam(r.query, 'timeoutSeconds') ?? defaultWatchTimeoutSeconds();
   const selection = selectionFor(r.store.info, opts);
   const res = r.res;

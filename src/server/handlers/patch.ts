@@ -17,7 +17,7 @@ export const PATCH_TYPES = [JSON_PATCH, MERGE_PATCH];
 /** Applies the body as a patch of the request's Content-Type. */
 export async function handlePatch(r: ResourceRequest): Promise<void> {
   const type = mediaTypeEssence(r.req.headers['content-type'] as string | undefined);
-  if (!PATCH_TYPES.includes(type)) throw unsupportedMediaType(type, PATCH_TYPES);
+  if (!PATCH_TYPES.includes(type)) throw unsupportedMediaType(PATCH_TYPES);
   const dryRun = dryRunOf(r.query);
   const raw = (await readBody(r.req)).toString('utf8');
   let patch: unknown;
@@ -37,5 +37,5 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     return patched;
   };
   const { obj } = await r.store.guaranteedUpdate(r.ctx, r.namespace, r.name, transform, { dryRun, subresource: r.subresource, admit: admitFor(r, 'UPDATE') });
-  writeObject(r.res, 200, obj, r.encoding, r.pretty);
+  writeObject(r.res, 200, obj, r.output);
 }

@@ -7,12 +7,13 @@ import type { GenericStore } from '../../registry/generic-store.js';
 import type { RequestContext, AdmitFn, ListOptions } from '../../registry/context.js';
 import type { Registry } from '../../registry/registry.js';
 import type { RequestInfo } from '../request-info.js';
-import type { Encoding, Request, Response } from '../http.js';
+import type { Output, Request, Response } from '../http.js';
 import { readBody } from '../http.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
 import { badRequest, unsupportedMediaType } from '../../machinery/status.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import type { Admission } from '../../admission/admission.js';
+import { decodeProtobufObject, ProtobufDecodeError, UnsupportedProtobufType } from '../../codec/protobuf/index.js';
 import type { ReviewDeps } from '../../registry/reviews.js';
 
 export interface ResourceRequest {
@@ -29,19 +30,20 @@ export interface ResourceRequest {
   namespace: string;
   name: string;
   subresource: string;
-  encoding: Encoding;
-  pretty: boolean;
+  /** Negotiated response encodings and pretty-printing. */
+  output: Output;
   /** Resolves when the server begins shutting down (watches end then). */
   shuttingDown: Promise<void>;
 }
 
-const BODY_TYPES = ['application/json', 'application/yaml'];
-
-/** Decodes a request body into a JSON value per its Content-Type. */
-export async function readObjectBody(r: ResourceRequest, accepted: string[] = BODY_TYPES): Promise<unknown> {
+/** Decodes a request body into a JSON value per its Content-Type (JSON, YAML or protobuf). */
+export async function readObjectBody(r: ResourceRequest): Promise<unknown> {
   const type = mediaTypeEssence(r.req.headers['content-type'] as string | undefined) || 'application/json';
-  if (!accepted.includes(type)) throw unsupportedMediaType(type, accepted);
+  const protobufTypes = r.ctx.brand.protobufMediaTypes;
+  const accepted = ['application/json', 'application/yaml', ...protobufTypes];
+  if (!accepted.includes(type)) throw unsupportedMediaType(accepted);
   const body = await readBody(r.req);
+  if (protobufTypes.includes(type)) return decodeProtobufBody(r, body);
   const text = body.toString('utf8');
   if (type.endsWith('yaml')) {
     try {
@@ -54,6 +56,18 @@ export async function readObjectBody(r: ResourceRequest, accepted: string[] = BO
     return JSON.parse(text);
   } catch (e) {
     throw badRequest(`couldn't get version/kind; json parse error: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** A protobuf body as the JSON object the JSON path would have read. */
+function decodeProtobufBody(r: ResourceRequest, body: Buffer): unknown {
+  const info = r.store.info;
+  try {
+    return decodeProtobufObject(body, { apiVersion: info.apiVersion, kind: info.kind });
+  } catch (e) {
+    if (e instanceof UnsupportedProtobufType) throw unsupportedMediaType(['application/json', 'application/yaml']);
+    if (e instanceof ProtobufDecodeError) throw badRequest(`error decoding protobuf body: ${e.message}`);
+    throw e;
   }
 }
 

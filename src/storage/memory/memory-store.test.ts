@@ -5,3 +5,8 @@ storeContract('memory', async () => {
   const store = new MemoryStore();
   return { store, cleanup: () => store.close() };
 });
+
+storeContract('memory (tiny watch pages)', async () => {
+  const store = new MemoryStore({ watch: { pageSize: 2, scanWindow: 3 } });
+  return { store, cleanup: () => store.close() };
+});

@@ -30,6 +30,7 @@ interface Version {
 }
 
 export interface MemoryStoreOptions {
+  /** Watch replay paging (tests use tiny pages to exercise multi-step replay). */
   watch?: WatchHubOptions;
 }
 
@@ -47,7 +48,7 @@ export class MemoryStore implements Store {
   constructor(opts: MemoryStoreOptions = {}) {
     this.hub = new WatchHub(
       {
-        history: (prefix, after, limit) => this.history(prefix, after, limit),
+        history: (prefix, after, upTo, limit) => this.history(prefix, after, upTo, limit),
         currentRevision: () => this.rev,
         compactedRevision: () => this.compacted,
       },
@@ -177,9 +178,10 @@ export class MemoryStore implements Store {
     this.hub.publish([event]);
   }
 
-  private history(prefix: string, after: number, limit: number): StoreEvent[] {
+  private history(prefix: string, after: number, upTo: number, limit: number): StoreEvent[] {
     const out: StoreEvent[] = [];
-    for (let i = Math.max(0, after + 1 - this.logStart); i < this.events.length && out.length < limit; i++) {
+    const end = Math.min(this.events.length, upTo + 1 - this.logStart);
+    for (let i = Math.max(0, after + 1 - this.logStart); i < end && out.length < limit; i++) {
       const e = this.events[i];
       if (e.kv.key.startsWith(prefix)) out.push(e);
     }

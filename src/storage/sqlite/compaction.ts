@@ -47,9 +47,7 @@ export class Compaction {
     this.deletePredecessors = db.prepare(`
       DELETE FROM log WHERE revision IN (
         SELECT prev_revision FROM log WHERE revision >= ? AND revision < ? AND prev_revision > 0 AND prev_revision < ?)`);
-    this.setMeta = db.prepare(
-      'INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
-    );
+    this.setMeta = db.prepare('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value');
     this.window = db.transaction((from: number, to: number, target: number) => {
       // Predecessors first: the window delete may remove the rows that name them. The last
       // window includes the target row itself, whose predecessor it supersedes too.

@@ -62,9 +62,7 @@ export class Reads {
     this.getAt = db.prepare(
       'SELECT key, value, create_revision, revision AS mod_revision, type FROM log WHERE key = ? AND revision <= ? ORDER BY revision DESC LIMIT 1',
     );
-    this.rangeCurrent = both(
-      (upper) => `SELECT key, value, create_revision, mod_revision FROM kv WHERE key >= @start ${upper} ORDER BY key LIMIT @limit`,
-    );
+    this.rangeCurrent = both((upper) => `SELECT key, value, create_revision, mod_revision FROM kv WHERE key >= @start ${upper} ORDER BY key LIMIT @limit`);
     this.countCurrent = both((upper) => `SELECT count(*) AS n FROM kv WHERE key >= @start ${upper}`);
     // The newest row per key at or before @rev, unless it is a delete. Walking the (key,
     // revision) index in key order lets LIMIT stop early: paginated lists (continue tokens)
@@ -77,7 +75,15 @@ export class Reads {
       (upper) => `SELECT l.key, l.value, l.create_revision, l.revision AS mod_revision ${latestAt(upper)} ORDER BY l.key LIMIT @limit`,
       'l.key',
     );
-    this.countAt = both((upper) => `SELECT count(*) AS n ${latestAt(upper)}`, 'l.key');
+    // Counting as of @rev row by row costs a probe per key; instead take today's count and undo
+    // the keys written since @rev (recent history, found by walking revisions, not keys).
+    this.countAt = both(
+      (upper) => `
+      SELECT (SELECT count(*) FROM kv WHERE key >= @start ${upper}) - coalesce((
+        SELECT sum((SELECT count(*) FROM kv WHERE kv.key = d.key) - coalesce((
+          SELECT m.type != ${LogType.Delete} FROM log m WHERE m.key = d.key AND m.revision <= @rev ORDER BY m.revision DESC LIMIT 1), 0))
+        FROM (SELECT DISTINCT key FROM log NOT INDEXED WHERE revision > @rev AND key >= @start ${upper}) AS d), 0) AS n`,
+    );
     // `+l.key` keeps the planner on the revision (rowid) order: watches replay recent history,
     // so walking revisions forward beats walking a key range of all history and sorting it.
     this.historyStmt = both(
@@ -85,7 +91,7 @@ export class Reads {
       SELECT l.revision, l.key, l.type, l.value, l.create_revision, l.prev_revision,
              p.value AS prev_value, p.create_revision AS prev_create
       FROM log l LEFT JOIN log p ON p.revision = l.prev_revision
-      WHERE l.revision > @after AND +l.key >= @start ${upper}
+      WHERE l.revision > @after AND l.revision <= @upTo AND +l.key >= @start ${upper}
       ORDER BY l.revision LIMIT @limit`,
       '+l.key',
     );
@@ -121,10 +127,10 @@ export class Reads {
     return { items, more, count };
   }
 
-  /** Events under prefix with revision > after, ascending, at most limit (for watch replay). */
-  history(prefix: string, after: number, limit: number): StoreEvent[] {
+  /** Events under prefix with after < revision <= upTo, ascending, at most limit (for watch replay). */
+  history(prefix: string, after: number, upTo: number, limit: number): StoreEvent[] {
     const end = prefixEnd(prefix);
-    const params: Record<string, unknown> = { after, start: prefix, limit };
+    const params: Record<string, unknown> = { after, upTo, start: prefix, limit };
     if (end !== undefined) params.end = end;
     const rows = (end === undefined ? this.historyStmt.open : this.historyStmt.bounded).all(params) as LogRow[];
     return rows.map(toEvent);

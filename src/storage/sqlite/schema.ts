@@ -50,6 +50,8 @@ export interface OpenedDatabase {
 export interface DatabaseTuning {
   /** SQLite page cache in KiB; default 32 MiB. */
   cacheSizeKiB?: number;
+  /** WAL pages that trigger a checkpoint; default SQLite's 1000. */
+  walAutocheckpointPages?: number;
 }
 
 /** Opens (creating if needed) a store database, durable per commit, locked to this process. */
@@ -66,12 +68,11 @@ export function openDatabase(path: string, tuning: DatabaseTuning = {}): OpenedD
     db.pragma('synchronous = FULL');
     db.pragma(`cache_size = ${-(tuning.cacheSizeKiB ?? 32 * 1024)}`);
     db.pragma('temp_store = MEMORY');
+    if (tuning.walAutocheckpointPages !== undefined) db.pragma(`wal_autocheckpoint = ${tuning.walAutocheckpointPages}`);
     // A write transaction takes the exclusive lock now, not at the first client write.
     db.transaction(() => db.exec(SCHEMA)).immediate();
     const revision = (db.prepare('SELECT max(revision) AS r FROM log').get() as { r: number | null }).r ?? 0;
-    const meta = new Map(
-      (db.prepare('SELECT name, value FROM meta').all() as { name: string; value: number }[]).map((r) => [r.name, r.value]),
-    );
+    const meta = new Map((db.prepare('SELECT name, value FROM meta').all() as { name: string; value: number }[]).map((r) => [r.name, r.value]));
     const compacted = meta.get('compacted') ?? 0;
     const compactedThrough = meta.get('compacted_through') ?? 0;
     return { db, revision: Math.max(revision, compacted), compacted, compactedThrough };

@@ -36,6 +36,8 @@ export interface SqliteStoreOptions extends DatabaseTuning {
   compactBatchSize?: number;
   /** Most events per watch replay batch; default 1000. */
   watchPageSize?: number;
+  /** Most log rows a watch replay step scans; default 10 pages. */
+  watchScanWindow?: number;
 }
 
 /** Counters for tests and metrics. */
@@ -79,11 +81,11 @@ export class SqliteStore implements Store {
     this.queue = new GroupCommit((batch) => this.commit(batch), Math.max(1, opts.maxBatch ?? 1000));
     this.hub = new WatchHub(
       {
-        history: (prefix, after, limit) => this.reads.history(prefix, after, limit),
+        history: (prefix, after, upTo, limit) => this.reads.history(prefix, after, upTo, limit),
         currentRevision: () => this.rev,
         compactedRevision: () => this.compacted,
       },
-      { pageSize: opts.watchPageSize },
+      { pageSize: opts.watchPageSize, scanWindow: opts.watchScanWindow },
     );
     this.applyBatch = db.transaction((batch: Pending<WriteOp>[], events: StoreEvent[], results: (number | StoreError)[]) => {
       for (let i = 0; i < batch.length; i++) {

@@ -27,13 +27,9 @@ export class Writes {
   private readonly deleteKv: Database.Statement;
 
   constructor(db: Database.Database) {
-    this.insertLog = db.prepare(
-      'INSERT INTO log (revision, key, type, value, create_revision, prev_revision) VALUES (?, ?, ?, ?, ?, ?)',
-    );
+    this.insertLog = db.prepare('INSERT INTO log (revision, key, type, value, create_revision, prev_revision) VALUES (?, ?, ?, ?, ?, ?)');
     // ON CONFLICT DO NOTHING lets a create test for existence and insert in one statement.
-    this.insertKv = db.prepare(
-      'INSERT INTO kv (key, value, create_revision, mod_revision) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING',
-    );
+    this.insertKv = db.prepare('INSERT INTO kv (key, value, create_revision, mod_revision) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING');
     this.selectKv = db.prepare('SELECT value, create_revision, mod_revision FROM kv WHERE key = ?');
     this.updateKv = db.prepare('UPDATE kv SET value = ?, mod_revision = ? WHERE key = ?');
     this.deleteKv = db.prepare('DELETE FROM kv WHERE key = ?');

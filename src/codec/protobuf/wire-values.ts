@@ -1,0 +1,110 @@
+/**
+ * JSON <-> Protobuf conversions of single values whose JSON form is not their message shape:
+ * Time, MicroTime, FieldsV1, Quantity, IntOrString, bytes and 64-bit integers. Each pair
+ * mirrors the Go type's MarshalJSON/UnmarshalJSON and its Protobuf (un)marshaller.
+ */
+import { ProtobufDecodeError, ProtobufEncodeError } from './errors.js';
+
+type Msg = Record<string, unknown>;
+/** What protobufjs returns for 64-bit fields when the `long` package is present. */
+interface LongLike {
+  toNumber(): number;
+}
+
+/** A protobufjs 64-bit value (Long or number) as a JS number; exact up to 2^53. */
+export function int64ToNumber(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'object' && v !== null && typeof (v as LongLike).toNumber === 'function') return (v as LongLike).toNumber();
+  return Number(v);
+}
+
+/** Bytes as Go's encoding/json writes []byte: standard base64 with padding. */
+export function bytesToBase64(v: Uint8Array): string {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
+}
+
+/** The reverse of bytesToBase64; throws ProtobufEncodeError on a non-string. */
+export function base64ToBytes(v: unknown): Uint8Array {
+  if (typeof v !== 'string') throw new ProtobufEncodeError(`expected a base64 string, got ${typeof v}`);
+  return Buffer.from(v, 'base64');
+}
+
+function isoSeconds(seconds: number): string {
+  // toISOString gives "YYYY-MM-DDTHH:MM:SS.mmmZ"; the first 19 characters are the RFC 3339 date-time.
+  return new Date(seconds * 1000).toISOString().slice(0, 19);
+}
+
+/**
+ * meta/v1 Time as JSON: RFC 3339 in UTC, whole seconds; null for the zero time. Go writes the
+ * zero time as an empty message and, when reading, drops nanos; we do the same.
+ */
+export function timeToJson(m: Msg): string | null {
+  if (!Object.hasOwn(m, 'seconds') && !Object.hasOwn(m, 'nanos')) return null;
+  return `${isoSeconds(int64ToNumber(m.seconds))}Z`;
+}
+
+/** meta/v1 MicroTime as JSON: RFC 3339 with exactly six fractional digits; null for the zero time. */
+export function microTimeToJson(m: Msg): string | null {
+  if (!Object.hasOwn(m, 'seconds') && !Object.hasOwn(m, 'nanos')) return null;
+  const micros = Math.floor(((m.nanos as number) ?? 0) / 1000);
+  return `${isoSeconds(int64ToNumber(m.seconds))}.${String(micros).padStart(6, '0')}Z`;
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+
+/** Parses an RFC 3339 timestamp into {seconds, nanos}; throws ProtobufEncodeError when malformed. */
+export function timeFromJson(v: unknown): { seconds: number; nanos: number } {
+  const m = typeof v === 'string' ? RFC3339.exec(v) : null;
+  if (!m) throw new ProtobufEncodeError(`expected an RFC 3339 timestamp, got ${JSON.stringify(v)}`);
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
+  // setUTCFullYear, unlike Date.UTC, does not map years 0-99 to 1900-1999.
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(hour, minute, second, 0);
+  if (d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) {
+    throw new ProtobufEncodeError(`timestamp out of range: ${JSON.stringify(v)}`);
+  }
+  const offset = m[8] === undefined ? 0 : (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 3600 + Number(m[10]) * 60);
+  const nanos = m[7] === undefined ? 0 : Number(m[7].padEnd(9, '0'));
+  return { seconds: d.getTime() / 1000 - offset, nanos };
+}
+
+/** FieldsV1 as JSON: its Raw bytes parsed (null when Raw is absent, as Go writes nil Raw). */
+export function fieldsV1ToJson(m: Msg): unknown {
+  const raw = m.Raw as Uint8Array | undefined;
+  if (!Object.hasOwn(m, 'Raw') || raw === undefined) return null;
+  try {
+    return JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
+  } catch {
+    throw new ProtobufDecodeError('FieldsV1.Raw is not valid JSON');
+  }
+}
+
+/** The reverse of fieldsV1ToJson. */
+export function fieldsV1FromJson(v: unknown): Msg {
+  return { Raw: Buffer.from(JSON.stringify(v)) };
+}
+
+/** Quantity as JSON: its string ("0" for the zero Quantity, as Go writes it). */
+export function quantityToJson(m: Msg): string {
+  return (m.string as string) || '0';
+}
+
+/** Quantity from JSON: a string, or a number as Go's Quantity.UnmarshalJSON also accepts. */
+export function quantityFromJson(v: unknown): Msg {
+  if (typeof v === 'string') return { string: v };
+  if (typeof v === 'number' && Number.isFinite(v)) return { string: String(v) };
+  throw new ProtobufEncodeError(`expected a quantity string, got ${JSON.stringify(v)}`);
+}
+
+/** IntOrString as JSON: the number (type 0) or the string (type 1). */
+export function intOrStringToJson(m: Msg): number | string {
+  return int64ToNumber(m.type) === 1 ? ((m.strVal as string) ?? '') : ((m.intVal as number) ?? 0);
+}
+
+/** The reverse of intOrStringToJson; throws ProtobufEncodeError for anything else. */
+export function intOrStringFromJson(v: unknown): Msg {
+  if (typeof v === 'number' && Number.isInteger(v)) return { type: 0, intVal: v };
+  if (typeof v === 'string') return { type: 1, strVal: v };
+  throw new ProtobufEncodeError(`expected an integer or a string, got ${JSON.stringify(v)}`);
+}

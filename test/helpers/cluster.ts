@@ -1,0 +1,91 @@
+/**
+ * Test helpers: an in-process control plane on a free port with a temp data dir, and a small
+ * HTTPS client that sends exactly the bytes a test wants (headers, raw bodies).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import http2 from 'node:http2';
+import https from 'node:https';
+import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../../src/cmd/control-plane.js';
+
+export interface TestCluster extends ControlPlane {
+  dataDir: string;
+  /** Stops the control plane and removes its data dir. */
+  close(): Promise<void>;
+}
+
+/** Starts a control plane on port 0 in a fresh temp dir. */
+export async function startTestCluster(opts: ControlPlaneOptions = {}): Promise<TestCluster> {
+  const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'orch-test-')));
+  const cp = await startControlPlane({ securePort: 0, ...opts, dataDir });
+  return {
+    ...cp,
+    dataDir,
+    async close() {
+      await cp.stop();
+      if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  /** The JSON body, or undefined when it is not JSON. */
+  json: any;
+}
+
+export interface RequestOptions {
+  headers?: Record<string, string>;
+  body?: string | Buffer | object;
+  /** Send no client certificate (anonymous). */
+  anonymous?: boolean;
+}
+
+/** One HTTP/1.1 request with the admin certificate (or none). */
+export function request(cluster: ControlPlane, method: string, path: string, opts: RequestOptions = {}): Promise<RawResponse> {
+  const url = new URL(cluster.url);
+  const body = opts.body === undefined ? undefined : typeof opts.body === 'string' || Buffer.isBuffer(opts.body) ? opts.body : JSON.stringify(opts.body);
+  const headers: Record<string, string | number> = { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(opts.headers ?? {}) };
+  if (body !== undefined) headers['content-length'] = Buffer.byteLength(body);
+  return new Promise((resolve, reject) => {
+    const req = https.request({
+      host: url.hostname, port: url.port, method, path, headers, agent: false,
+      ca: cluster.caPem, ...(opts.anonymous ? {} : { cert: cluster.adminCertPem, key: cluster.adminKeyPem }),
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try { json = JSON.parse(text); } catch { json = undefined; }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** One HTTP/2 GET with the admin certificate; resolves with status and body. */
+export function requestH2(cluster: ControlPlane, path: string): Promise<{ status: number; text: string; alpn: string }> {
+  return new Promise((resolve, reject) => {
+    const session = http2.connect(cluster.url, { ca: cluster.caPem, cert: cluster.adminCertPem, key: cluster.adminKeyPem });
+    session.on('error', reject);
+    const stream = session.request({ ':path': path });
+    let status = 0;
+    const chunks: Buffer[] = [];
+    stream.on('response', (h) => { status = Number(h[':status']); });
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => {
+      const alpn = (session.socket as unknown as { alpnProtocol: string }).alpnProtocol;
+      session.close();
+      resolve({ status, text: Buffer.concat(chunks).toString('utf8'), alpn });
+    });
+    stream.on('error', reject);
+    stream.end();
+  });
+}
