@@ -61,20 +61,42 @@ interface TypeCase {
 
 const TYPES: TypeCase[] = [
   {
-    title: 'core namespaced (configmaps)', collection: '/api/v1/namespaces/default/configmaps', allNamespaces: '/api/v1/configmaps',
-    apiVersion: 'v1', kind: 'ConfigMap', qualified: 'configmaps', namespaced: true, extra: { data: { a: '1' } },
+    title: 'core namespaced (configmaps)',
+    collection: '/api/v1/namespaces/default/configmaps',
+    allNamespaces: '/api/v1/configmaps',
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    qualified: 'configmaps',
+    namespaced: true,
+    extra: { data: { a: '1' } },
   },
   {
-    title: 'named-group namespaced (deployments.apps)', collection: '/apis/apps/v1/namespaces/default/deployments', allNamespaces: '/apis/apps/v1/deployments',
-    apiVersion: 'apps/v1', kind: 'Deployment', qualified: 'deployments.apps', namespaced: true, extra: { spec: { replicas: 1 } },
+    title: 'named-group namespaced (deployments.apps)',
+    collection: '/apis/apps/v1/namespaces/default/deployments',
+    allNamespaces: '/apis/apps/v1/deployments',
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    qualified: 'deployments.apps',
+    namespaced: true,
+    extra: { spec: { replicas: 1 } },
   },
   {
-    title: 'cluster-scoped (storageclasses.storage.orch.io)', collection: '/apis/storage.orch.io/v1/storageclasses',
-    apiVersion: 'storage.orch.io/v1', kind: 'StorageClass', qualified: 'storageclasses.storage.orch.io', namespaced: false, extra: { provisioner: 'example.com/p' },
+    title: 'cluster-scoped (storageclasses.storage.orch.io)',
+    collection: '/apis/storage.orch.io/v1/storageclasses',
+    apiVersion: 'storage.orch.io/v1',
+    kind: 'StorageClass',
+    qualified: 'storageclasses.storage.orch.io',
+    namespaced: false,
+    extra: { provisioner: 'example.com/p' },
   },
   {
-    title: 'cluster-scoped core (namespaces)', collection: '/api/v1/namespaces',
-    apiVersion: 'v1', kind: 'Namespace', qualified: 'namespaces', namespaced: false, extra: {},
+    title: 'cluster-scoped core (namespaces)',
+    collection: '/api/v1/namespaces',
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    qualified: 'namespaces',
+    namespaced: false,
+    extra: {},
   },
 ];
 
@@ -85,7 +107,10 @@ describe('CRUD on every kind of path', () => {
       const item = `${t.collection}/${name}`;
 
       it('create answers 201 with server fields set, and the object reads back', async () => {
-        const created = assertOk(await call('POST', t.collection, { apiVersion: t.apiVersion, kind: t.kind, metadata: { name, labels: { app: 'crud' } }, ...t.extra }), 201);
+        const created = assertOk(
+          await call('POST', t.collection, { apiVersion: t.apiVersion, kind: t.kind, metadata: { name, labels: { app: 'crud' } }, ...t.extra }),
+          201,
+        );
         assert.equal(created.apiVersion, t.apiVersion);
         assert.equal(created.kind, t.kind);
         assert.equal(created.metadata.name, name);
@@ -133,16 +158,35 @@ describe('CRUD on every kind of path', () => {
       });
 
       it('JSON patch applies its operations in order', async () => {
-        const p = assertOk(await call('PATCH', item, [
-          { op: 'add', path: '/metadata/annotations', value: { 'example.com/a': 'x' } },
-          { op: 'replace', path: '/metadata/labels/merged', value: 'json' },
-          { op: 'remove', path: '/metadata/labels/app' },
-        ], JSON_PATCH));
+        const p = assertOk(
+          await call(
+            'PATCH',
+            item,
+            [
+              { op: 'add', path: '/metadata/annotations', value: { 'example.com/a': 'x' } },
+              { op: 'replace', path: '/metadata/labels/merged', value: 'json' },
+              { op: 'remove', path: '/metadata/labels/app' },
+            ],
+            JSON_PATCH,
+          ),
+        );
         assert.deepEqual(p.metadata.labels, { merged: 'json' });
         assert.deepEqual(p.metadata.annotations, { 'example.com/a': 'x' });
         // A failing `test` operation changes nothing (422, as upstream).
         const before = assertOk(await call('GET', item));
-        assertStatus(await call('PATCH', item, [{ op: 'test', path: '/metadata/labels/merged', value: 'nope' }, { op: 'remove', path: '/metadata/labels' }], JSON_PATCH), 422, 'Invalid');
+        assertStatus(
+          await call(
+            'PATCH',
+            item,
+            [
+              { op: 'test', path: '/metadata/labels/merged', value: 'nope' },
+              { op: 'remove', path: '/metadata/labels' },
+            ],
+            JSON_PATCH,
+          ),
+          422,
+          'Invalid',
+        );
         assert.equal(assertOk(await call('GET', item)).metadata.resourceVersion, before.metadata.resourceVersion);
       });
 
@@ -196,10 +240,20 @@ describe('create', () => {
   });
 
   it('uid, creationTimestamp, resourceVersion and generation sent by the client are ignored', async () => {
-    const o = assertOk(await call('POST', '/apis/apps/v1/namespaces/default/deployments', {
-      metadata: { name: 'server-owned', uid: 'client-uid', creationTimestamp: '2001-01-01T00:00:00Z', resourceVersion: '424242', generation: 42, deletionTimestamp: '2001-01-01T00:00:00Z' },
-      spec: { replicas: 1 },
-    }), 201);
+    const o = assertOk(
+      await call('POST', '/apis/apps/v1/namespaces/default/deployments', {
+        metadata: {
+          name: 'server-owned',
+          uid: 'client-uid',
+          creationTimestamp: '2001-01-01T00:00:00Z',
+          resourceVersion: '424242',
+          generation: 42,
+          deletionTimestamp: '2001-01-01T00:00:00Z',
+        },
+        spec: { replicas: 1 },
+      }),
+      201,
+    );
     assert.notEqual(o.metadata.uid, 'client-uid');
     assert.match(o.metadata.uid, /^[0-9a-f-]{36}$/);
     assert.notEqual(o.metadata.creationTimestamp, '2001-01-01T00:00:00Z');
@@ -212,14 +266,42 @@ describe('create', () => {
     assert.equal(got.metadata.resourceVersion, o.metadata.resourceVersion);
   });
 
-  it('uid and creationTimestamp cannot be changed by an update', async () => {
+  it('an update ignores a client creationTimestamp, generation and deletionTimestamp', async () => {
     const o = assertOk(await call('POST', CM, { metadata: { name: 'immutable-meta' } }), 201);
-    const r = await call('PUT', `${CM}/immutable-meta`, { metadata: { name: 'immutable-meta', uid: 'other', creationTimestamp: '2001-01-01T00:00:00Z' }, data: { x: 'y' } });
-    // Either ignored (server-owned) or refused; never stored.
-    assert.ok(r.status === 200 || r.status === 422, r.text);
+    const u = assertOk(
+      await call('PUT', `${CM}/immutable-meta`, {
+        metadata: { name: 'immutable-meta', creationTimestamp: '2001-01-01T00:00:00Z', generation: 9, deletionTimestamp: '2001-01-01T00:00:00Z' },
+        data: { x: 'y' },
+      }),
+    );
+    assert.equal(u.metadata.creationTimestamp, o.metadata.creationTimestamp);
+    assert.equal(u.metadata.deletionTimestamp, undefined);
+    assert.equal(u.metadata.uid, o.metadata.uid);
     const got = assertOk(await call('GET', `${CM}/immutable-meta`));
-    assert.equal(got.metadata.uid, o.metadata.uid);
     assert.equal(got.metadata.creationTimestamp, o.metadata.creationTimestamp);
+    assert.equal(got.metadata.deletionTimestamp, undefined);
+    assert.equal(got.data.x, 'y');
+  });
+
+  it('a uid in an update is a precondition: another uid is 409 Conflict (a stale copy of a recreated object)', async () => {
+    const old = assertOk(await call('POST', CM, { metadata: { name: 'recreated' }, data: { v: 'old' } }), 201);
+    assertOk(await call('DELETE', `${CM}/recreated`));
+    const fresh = assertOk(await call('POST', CM, { metadata: { name: 'recreated' }, data: { v: 'new' } }), 201);
+    const stale = { metadata: { name: 'recreated', uid: old.metadata.uid }, data: { v: 'stale' } };
+    const s = assertStatus(await call('PUT', `${CM}/recreated`, stale), 409, 'Conflict');
+    assert.match(
+      s.message,
+      new RegExp(
+        `^Operation cannot be fulfilled on configmaps "recreated": .*Precondition failed: UID in precondition: ${old.metadata.uid}, UID in object meta: ${fresh.metadata.uid}`,
+      ),
+    );
+    const p = await call('PATCH', `${CM}/recreated`, { metadata: { uid: old.metadata.uid }, data: { v: 'stale' } }, MERGE);
+    assert.ok(p.status === 409 || p.status === 422, `patch changing uid is refused: ${p.status} ${p.text}`);
+    const got = assertOk(await call('GET', `${CM}/recreated`));
+    assert.equal(got.metadata.uid, fresh.metadata.uid);
+    assert.equal(got.data.v, 'new');
+    // The matching uid is fine.
+    assert.equal(assertOk(await call('PUT', `${CM}/recreated`, { metadata: { name: 'recreated', uid: fresh.metadata.uid }, data: { v: 'ok' } })).data.v, 'ok');
   });
 
   it('a second create of the same name is 409 AlreadyExists', async () => {
@@ -253,7 +335,11 @@ describe('create', () => {
       const r = await call('PUT', `${CM}/k4`, { ...(body as object), metadata: { name: 'k4' } });
       assert.equal(r.status, 400, `PUT ${what}: ${r.text}`);
     }
-    assertStatus(await call('POST', '/apis/apps/v1/namespaces/default/deployments', { apiVersion: 'extensions/v1beta1', kind: 'Deployment', metadata: { name: 'k5' } }), 400, 'BadRequest');
+    assertStatus(
+      await call('POST', '/apis/apps/v1/namespaces/default/deployments', { apiVersion: 'extensions/v1beta1', kind: 'Deployment', metadata: { name: 'k5' } }),
+      400,
+      'BadRequest',
+    );
   });
 
   it('a body that is not an object is 400', async () => {
@@ -274,7 +360,10 @@ describe('update conflicts and generation', () => {
     assertOk(await call('PUT', `${CM}/x`, o));
     stale.data.v = '3';
     const s = assertStatus(await call('PUT', `${CM}/x`, stale), 409, 'Conflict');
-    assert.equal(s.message, 'Operation cannot be fulfilled on configmaps "x": the object has been modified; please apply your changes to the latest version and try again');
+    assert.equal(
+      s.message,
+      'Operation cannot be fulfilled on configmaps "x": the object has been modified; please apply your changes to the latest version and try again',
+    );
     assert.equal(s.details.name, 'x');
     assert.equal(s.details.kind, 'configmaps');
     assert.equal(assertOk(await call('GET', `${CM}/x`)).data.v, '2');
@@ -283,7 +372,11 @@ describe('update conflicts and generation', () => {
   it('a stale resourceVersion in a merge patch is 409 Conflict', async () => {
     const o = assertOk(await call('GET', `${CM}/x`));
     assertOk(await call('PATCH', `${CM}/x`, { data: { v: '4' } }, MERGE));
-    const s = assertStatus(await call('PATCH', `${CM}/x`, { metadata: { resourceVersion: o.metadata.resourceVersion }, data: { v: '5' } }, MERGE), 409, 'Conflict');
+    const s = assertStatus(
+      await call('PATCH', `${CM}/x`, { metadata: { resourceVersion: o.metadata.resourceVersion }, data: { v: '5' } }, MERGE),
+      409,
+      'Conflict',
+    );
     assert.match(s.message, /^Operation cannot be fulfilled on configmaps "x": the object has been modified/);
   });
 
@@ -291,7 +384,10 @@ describe('update conflicts and generation', () => {
     const o = assertOk(await call('POST', DEPLOY, { metadata: { name: 'conflict' }, spec: { replicas: 1 } }), 201);
     assertOk(await call('PATCH', `${DEPLOY}/conflict`, { spec: { replicas: 2 } }, MERGE));
     const s = assertStatus(await call('PUT', `${DEPLOY}/conflict`, o), 409, 'Conflict');
-    assert.equal(s.message, 'Operation cannot be fulfilled on deployments.apps "conflict": the object has been modified; please apply your changes to the latest version and try again');
+    assert.equal(
+      s.message,
+      'Operation cannot be fulfilled on deployments.apps "conflict": the object has been modified; please apply your changes to the latest version and try again',
+    );
     assert.equal(s.details.group, 'apps');
   });
 
@@ -335,7 +431,14 @@ describe('status subresource', () => {
 
   it('PUT /status changes only status', async () => {
     const d = assertOk(await call('GET', `${DEPLOY}/st`));
-    const u = assertOk(await call('PUT', `${DEPLOY}/st/status`, { ...d, metadata: { ...d.metadata, labels: { sneaky: 'yes' } }, spec: { replicas: 9 }, status: { replicas: 3 } }));
+    const u = assertOk(
+      await call('PUT', `${DEPLOY}/st/status`, {
+        ...d,
+        metadata: { ...d.metadata, labels: { sneaky: 'yes' } },
+        spec: { replicas: 9 },
+        status: { replicas: 3 },
+      }),
+    );
     assert.deepEqual(u.status, { replicas: 3 });
     assert.equal(u.spec.replicas, 1);
     assert.equal(u.metadata.labels, undefined);
@@ -471,8 +574,15 @@ describe('ObjectMeta validation', () => {
 
   it('metadata fields of the wrong JSON type are refused with a 4xx, never stored', async () => {
     const cases: Record<string, unknown>[] = [
-      { labels: 'x' }, { labels: ['x'] }, { labels: { a: 5 } }, { annotations: 'abc' }, { annotations: { a: {} } },
-      { finalizers: 'abc' }, { finalizers: [1, {}] }, { ownerReferences: 'abc' }, { ownerReferences: [null] },
+      { labels: 'x' },
+      { labels: ['x'] },
+      { labels: { a: 5 } },
+      { annotations: 'abc' },
+      { annotations: { a: {} } },
+      { finalizers: 'abc' },
+      { finalizers: [1, {}] },
+      { ownerReferences: 'abc' },
+      { ownerReferences: [null] },
       { managedFields: 'abc' },
     ];
     for (const meta of cases) {
@@ -509,7 +619,10 @@ describe('namespaces of namespaced objects', () => {
   });
 
   it('a cluster-scoped object drops a namespace sent in the body', async () => {
-    const o = assertOk(await call('POST', '/apis/storage.orch.io/v1/storageclasses', { metadata: { name: 'sc-ns', namespace: 'default' }, provisioner: 'x' }), 201);
+    const o = assertOk(
+      await call('POST', '/apis/storage.orch.io/v1/storageclasses', { metadata: { name: 'sc-ns', namespace: 'default' }, provisioner: 'x' }),
+      201,
+    );
     assert.equal(o.metadata.namespace, undefined);
   });
 });
@@ -592,21 +705,31 @@ describe('deletecollection', () => {
 
   before(async () => {
     assertOk(await call('POST', '/api/v1/namespaces', { metadata: { name: NS } }), 201);
-    const objs: [string, Record<string, string>][] = [['a', { app: 'x' }], ['b', { app: 'x' }], ['c', { app: 'y' }], ['d', {}]];
+    const objs: [string, Record<string, string>][] = [
+      ['a', { app: 'x' }],
+      ['b', { app: 'x' }],
+      ['c', { app: 'y' }],
+      ['d', {}],
+    ];
     for (const [name, labels] of objs) assertOk(await call('POST', CM, { metadata: { name, labels } }), 201);
     assertOk(await call('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'dc-elsewhere', labels: { app: 'x' } } }), 201);
   });
 
   it('deletes exactly what the label selector selects, in that namespace only', async () => {
     assertOk(await call('DELETE', `${CM}?labelSelector=${encodeURIComponent('app=x')}`));
-    const names = assertOk(await call('GET', CM)).items.map((i: any) => i.metadata.name).sort();
+    const names = assertOk(await call('GET', CM))
+      .items.map((i: any) => i.metadata.name)
+      .sort();
     assert.deepEqual(names, ['c', 'd']);
     assertOk(await call('GET', '/api/v1/namespaces/default/configmaps/dc-elsewhere'));
   });
 
   it('a field selector narrows it too', async () => {
     assertOk(await call('DELETE', `${CM}?fieldSelector=${encodeURIComponent('metadata.name=c')}`));
-    assert.deepEqual(assertOk(await call('GET', CM)).items.map((i: any) => i.metadata.name), ['d']);
+    assert.deepEqual(
+      assertOk(await call('GET', CM)).items.map((i: any) => i.metadata.name),
+      ['d'],
+    );
   });
 
   it('a bad selector is 400 and deletes nothing', async () => {

@@ -12,10 +12,7 @@ let cluster: TestCluster;
 let compat: TestCluster;
 
 before(async () => {
-  [cluster, compat] = await Promise.all([
-    startTestCluster(),
-    startTestCluster({ kubernetesCompat: true, shutdownDelayMs: 600 }),
-  ]);
+  [cluster, compat] = await Promise.all([startTestCluster(), startTestCluster({ kubernetesCompat: true, shutdownDelayMs: 600 })]);
 });
 
 after(async () => {
@@ -32,7 +29,13 @@ function assertOk(r: RawResponse, code = 200): any {
 }
 
 type Scope = 'N' | 'C';
-interface SpecType { group: string; name: string; kind: string; scope: Scope; shortNames?: string[] }
+interface SpecType {
+  group: string;
+  name: string;
+  kind: string;
+  scope: Scope;
+  shortNames?: string[];
+}
 
 /** The spec's "Resource types by group" plus the review resources, with upstream's kinds. */
 const SPEC_TYPES: SpecType[] = [
@@ -95,7 +98,18 @@ const SPEC_TYPES: SpecType[] = [
 ];
 const REVIEWS = new Set(['tokenreviews', 'subjectaccessreviews', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews', 'localsubjectaccessreviews']);
 /** Upstream's `all` category. */
-const CATEGORY_ALL = new Set(['pods', 'replicationcontrollers', 'services', 'daemonsets', 'deployments', 'replicasets', 'statefulsets', 'horizontalpodautoscalers', 'cronjobs', 'jobs']);
+const CATEGORY_ALL = new Set([
+  'pods',
+  'replicationcontrollers',
+  'services',
+  'daemonsets',
+  'deployments',
+  'replicasets',
+  'statefulsets',
+  'horizontalpodautoscalers',
+  'cronjobs',
+  'jobs',
+]);
 const SPEC_GROUPS = [...new Set(SPEC_TYPES.map((t) => t.group).filter((g) => g !== ''))];
 
 /** Every APIResource served, by `<group>/<resource>`, from the legacy discovery documents. */
@@ -130,7 +144,10 @@ describe('legacy discovery', () => {
     for (const g of SPEC_GROUPS) assert.ok(names.includes(g), `group ${g} served (got ${names})`);
     for (const g of d.groups) {
       assert.ok(g.versions.length > 0, g.name);
-      assert.ok(g.versions.some((v: any) => v.groupVersion === g.preferredVersion.groupVersion), `${g.name}: preferred version is served`);
+      assert.ok(
+        g.versions.some((v: any) => v.groupVersion === g.preferredVersion.groupVersion),
+        `${g.name}: preferred version is served`,
+      );
       for (const v of g.versions) assert.equal(v.groupVersion, `${g.name}/${v.version}`);
     }
     assert.equal(names.includes(''), false, 'the core group is not in /apis');
@@ -139,7 +156,21 @@ describe('legacy discovery', () => {
   it('each group serves its stable version where one exists', async () => {
     const d = assertOk(await get('/apis'));
     const preferred = Object.fromEntries(d.groups.map((g: any) => [g.name, g.preferredVersion.version]));
-    for (const g of ['apps', 'batch', 'autoscaling', 'policy', 'rbac.authorization.orch.io', 'events.orch.io', 'networking.orch.io', 'storage.orch.io', 'scheduling.orch.io', 'coordination.orch.io', 'discovery.orch.io', 'certificates.orch.io', 'node.orch.io']) {
+    for (const g of [
+      'apps',
+      'batch',
+      'autoscaling',
+      'policy',
+      'rbac.authorization.orch.io',
+      'events.orch.io',
+      'networking.orch.io',
+      'storage.orch.io',
+      'scheduling.orch.io',
+      'coordination.orch.io',
+      'discovery.orch.io',
+      'certificates.orch.io',
+      'node.orch.io',
+    ]) {
       assert.equal(preferred[g], 'v1', g);
     }
     assert.equal(preferred.extensions, 'v1beta1');
@@ -179,7 +210,10 @@ describe('legacy discovery', () => {
     const all = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
     assert.deepEqual([...served.get('/configmaps')!.r.verbs].sort(), all);
     assert.deepEqual([...served.get('apps/deployments')!.r.verbs].sort(), all);
-    assert.deepEqual([...served.get('/namespaces')!.r.verbs].sort(), all.filter((v) => v !== 'deletecollection'));
+    assert.deepEqual(
+      [...served.get('/namespaces')!.r.verbs].sort(),
+      all.filter((v) => v !== 'deletecollection'),
+    );
     assert.deepEqual(served.get('/bindings')!.r.verbs, ['create']);
     assert.deepEqual([...served.get('/componentstatuses')!.r.verbs].sort(), ['get', 'list']);
     for (const review of REVIEWS) {
@@ -273,14 +307,15 @@ describe('aggregated discovery', () => {
   }
 
   it('the first aggregated type the client lists wins; plain JSON is the fallback', async () => {
-    const both = 'application/json;g=apidiscovery.orch.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.orch.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
+    const both =
+      'application/json;g=apidiscovery.orch.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.orch.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
     assert.equal((await get('/apis', { accept: both })).json.apiVersion, 'apidiscovery.orch.io/v2');
     const unknownThenJson = 'application/json;g=apidiscovery.orch.io;v=v9;as=APIGroupDiscoveryList,application/json';
     const r = await get('/apis', { accept: unknownThenJson });
     assert.equal(r.status, 200);
     assert.equal(r.json.kind, 'APIGroupList');
     const other = await get('/apis', { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json' });
-    assert.equal(other.json.kind, 'APIGroupList', 'another brand\'s discovery group is not ours');
+    assert.equal(other.json.kind, 'APIGroupList', "another brand's discovery group is not ours");
   });
 
   it('without the aggregated Accept, /apis and /api are plain JSON', async () => {
@@ -298,7 +333,11 @@ describe('health endpoints', () => {
 
   async function checkNames(endpoint: string): Promise<string[]> {
     const r = await get(`/${endpoint}?verbose`);
-    return r.text.trim().split('\n').slice(0, -1).map((l) => l.replace(/^\[\+\]/, '').replace(/ ok$/, ''));
+    return r.text
+      .trim()
+      .split('\n')
+      .slice(0, -1)
+      .map((l) => l.replace(/^\[\+\]/, '').replace(/ ok$/, ''));
   }
 
   for (const endpoint of ENDPOINTS) {
@@ -318,7 +357,10 @@ describe('health endpoints', () => {
       assert.equal(lines[0], '[+]ping ok');
       assert.ok(lines.includes('[+]log ok'));
       for (const l of lines) assert.match(l, /^\[\+\][\w/.:-]+ ok$/);
-      assert.ok(lines.some((l) => l.startsWith('[+]poststarthook/')), 'post-start hooks listed');
+      assert.ok(
+        lines.some((l) => l.startsWith('[+]poststarthook/')),
+        'post-start hooks listed',
+      );
       assert.ok(lines.length >= 4, 'ping, log, storage and hooks');
       assert.equal(lines.includes('[+]shutdown ok'), endpoint === 'readyz', 'only readyz has the shutdown check');
     });
@@ -390,22 +432,34 @@ describe('HTTP/2 and HTTP/1.1 on one port', () => {
 
   it('HTTP/1.1 (ALPN http/1.1) serves health and resources', async () => {
     const url = new URL(cluster.url);
-    const once = (path: string) => new Promise<{ status: number; version: string; alpn: string | false | null; text: string }>((resolve, reject) => {
-      const opts: https.RequestOptions & { ALPNProtocols: string[] } = {
-        host: url.hostname, port: url.port, path, method: 'GET', agent: false, ALPNProtocols: ['http/1.1'],
-        ca: cluster.caPem, cert: cluster.adminCertPem, key: cluster.adminKeyPem,
-      };
-      const req = https.request(opts, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({
-          status: res.statusCode ?? 0, version: res.httpVersion,
-          alpn: (res.socket as import('node:tls').TLSSocket).alpnProtocol, text: Buffer.concat(chunks).toString('utf8'),
-        }));
+    const once = (path: string) =>
+      new Promise<{ status: number; version: string; alpn: string | false | null; text: string }>((resolve, reject) => {
+        const opts: https.RequestOptions & { ALPNProtocols: string[] } = {
+          host: url.hostname,
+          port: url.port,
+          path,
+          method: 'GET',
+          agent: false,
+          ALPNProtocols: ['http/1.1'],
+          ca: cluster.caPem,
+          cert: cluster.adminCertPem,
+          key: cluster.adminKeyPem,
+        };
+        const req = https.request(opts, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              version: res.httpVersion,
+              alpn: (res.socket as import('node:tls').TLSSocket).alpnProtocol,
+              text: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+        });
+        req.on('error', reject);
+        req.end();
       });
-      req.on('error', reject);
-      req.end();
-    });
     const r = await once('/readyz');
     assert.equal(r.version, '1.1');
     assert.equal(r.alpn, 'http/1.1');
@@ -442,7 +496,9 @@ describe('--kubernetes-compat', () => {
   });
 
   it('creates default, kube-system, kube-public and kube-node-lease', async () => {
-    const names = assertOk(await get('/api/v1/namespaces', undefined, compat)).items.map((i: any) => i.metadata.name).sort();
+    const names = assertOk(await get('/api/v1/namespaces', undefined, compat))
+      .items.map((i: any) => i.metadata.name)
+      .sort();
     assert.deepEqual(names, ['default', 'kube-node-lease', 'kube-public', 'kube-system']);
   });
 

@@ -5,6 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import tls from 'node:tls';
 import { parse as parseYaml } from 'yaml';
 import { request, startTestCluster, type RawResponse, type TestCluster } from './helpers/cluster.js';
 
@@ -88,7 +89,10 @@ describe('malformed bodies are 400', () => {
 
   it('nothing was written by any of them', async () => {
     const list = assertOk(await call('GET', CM));
-    assert.deepEqual(list.items.map((i: any) => i.metadata.name), ['existing']);
+    assert.deepEqual(
+      list.items.map((i: any) => i.metadata.name),
+      ['existing'],
+    );
     assert.deepEqual(list.items[0].data, { k: 'v' });
   });
 });
@@ -103,7 +107,11 @@ describe('request size', () => {
     assert.equal(r.status, 201, r.text.slice(0, 300));
   });
 
-  for (const [method, path, type] of [['POST', CM, 'application/json'], ['PUT', `${CM}/existing`, 'application/json'], ['PATCH', `${CM}/existing`, 'application/merge-patch+json']] as const) {
+  for (const [method, path, type] of [
+    ['POST', CM, 'application/json'],
+    ['PUT', `${CM}/existing`, 'application/json'],
+    ['PATCH', `${CM}/existing`, 'application/merge-patch+json'],
+  ] as const) {
     it(`${method} with a body over 3 MiB is 413 RequestEntityTooLarge`, async () => {
       const r = await raw(method, path, padded('{"metadata":{"name":"too-big"}}', 3 * MiB + 1), { 'content-type': type });
       assertStatus(r, 413, 'RequestEntityTooLarge');
@@ -202,11 +210,23 @@ describe('media types', () => {
 
 describe('unknown paths are 404', () => {
   const paths = [
-    '/nope', '/api/v2', '/api/v1/nopes', '/api/v1/namespaces/default/nopes', '/apis/nogroup', '/apis/nogroup/v1',
-    '/apis/nogroup/v1/things', '/apis/apps/v2', '/apis/apps/v2/deployments', '/apis/apps/v1/nopes', '/apis/apps/v1beta1/deployments',
-    '/api/v1/namespaces/default/configmaps/existing/nosub', '/api/v1/namespaces/default/configmaps/existing/status',
-    '/api/v1/namespaces/default/configmaps/existing/a/b', '/apis/events.orch.io/v2/events',
-    '/apis/events.k8s.io/v1/events', '/apis/scheduling.k8s.io/v1/priorityclasses',
+    '/nope',
+    '/api/v2',
+    '/api/v1/nopes',
+    '/api/v1/namespaces/default/nopes',
+    '/apis/nogroup',
+    '/apis/nogroup/v1',
+    '/apis/nogroup/v1/things',
+    '/apis/apps/v2',
+    '/apis/apps/v2/deployments',
+    '/apis/apps/v1/nopes',
+    '/apis/apps/v1beta1/deployments',
+    '/api/v1/namespaces/default/configmaps/existing/nosub',
+    '/api/v1/namespaces/default/configmaps/existing/status',
+    '/api/v1/namespaces/default/configmaps/existing/a/b',
+    '/apis/events.orch.io/v2/events',
+    '/apis/events.k8s.io/v1/events',
+    '/apis/scheduling.k8s.io/v1/priorityclasses',
   ];
   for (const path of paths) {
     it(`GET ${path}`, async () => {
@@ -284,30 +304,166 @@ describe('no bad input yields a 500', () => {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
 
   const SEGMENTS = [
-    'api', 'apis', 'v1', 'v2', 'v1beta1', 'apps', 'namespaces', 'default', 'nope', 'configmaps', 'pods', 'deployments', 'status',
-    'finalize', 'bindings', 'componentstatuses', 'events', 'events.orch.io', 'storage.orch.io', 'storageclasses', 'existing', 'x',
-    '', '..', '.', '%2F', '%00', '%ZZ', '%', '%E0%A4%A', '%C3%BC', 'ü', 'a'.repeat(300), 'proxy', 'scale', 'healthz', 'livez', 'readyz',
-    'version', 'openapi', 'rbac.authorization.orch.io', 'clusterroles', 'secrets', 'authorization.orch.io', 'selfsubjectaccessreviews',
-    'tokenreviews', 'authentication.orch.io', 'orch-system', 'A', '-', 'a.b', '%20', '~', "'", '"', '<script>',
+    'api',
+    'apis',
+    'v1',
+    'v2',
+    'v1beta1',
+    'apps',
+    'namespaces',
+    'default',
+    'nope',
+    'configmaps',
+    'pods',
+    'deployments',
+    'status',
+    'finalize',
+    'bindings',
+    'componentstatuses',
+    'events',
+    'events.orch.io',
+    'storage.orch.io',
+    'storageclasses',
+    'existing',
+    'x',
+    '',
+    '..',
+    '.',
+    '%2F',
+    '%00',
+    '%ZZ',
+    '%',
+    '%E0%A4%A',
+    '%C3%BC',
+    'a'.repeat(300),
+    'proxy',
+    'scale',
+    'healthz',
+    'livez',
+    'readyz',
+    'version',
+    'openapi',
+    'rbac.authorization.orch.io',
+    'clusterroles',
+    'secrets',
+    'authorization.orch.io',
+    'selfsubjectaccessreviews',
+    'tokenreviews',
+    'authentication.orch.io',
+    'orch-system',
+    'A',
+    '-',
+    'a.b',
+    '%20',
+    '~',
+    "'",
+    '"',
+    '<script>',
   ];
-  const PREFIXES = [[], ['api', 'v1'], ['api', 'v1', 'namespaces', 'default'], ['apis', 'apps', 'v1', 'namespaces', 'default'], ['apis', 'storage.orch.io', 'v1']];
+  const PREFIXES = [
+    [],
+    ['api', 'v1'],
+    ['api', 'v1', 'namespaces', 'default'],
+    ['apis', 'apps', 'v1', 'namespaces', 'default'],
+    ['apis', 'storage.orch.io', 'v1'],
+  ];
   const QUERIES = [
-    'limit=abc', 'limit=-5', 'limit=3', 'limit=1e99', 'limit=99999999999999999999', 'continue=%25%25', 'continue=eyJ9', 'labelSelector=%3D%3D', 'labelSelector=a%20in%20(',
-    'fieldSelector=x', 'fieldSelector=metadata.name%3D%5C', 'dryRun=All', 'dryRun=x', 'pretty=true', 'pretty=1', 'propagationPolicy=x', 'gracePeriodSeconds=-1',
-    'gracePeriodSeconds=x', 'resourceVersion=abc', 'resourceVersion=-1', 'resourceVersionMatch=Exact', 'resourceVersionMatch=x&resourceVersion=1', 'timeoutSeconds=x',
-    'verbose', 'exclude=ping', 'fieldManager=%00', 'force=maybe', 'orphanDependents=x', '%ZZ=1', 'a=%ZZ',
+    'limit=abc',
+    'limit=-5',
+    'limit=3',
+    'limit=1e99',
+    'limit=99999999999999999999',
+    'continue=%25%25',
+    'continue=eyJ9',
+    'labelSelector=%3D%3D',
+    'labelSelector=a%20in%20(',
+    'fieldSelector=x',
+    'fieldSelector=metadata.name%3D%5C',
+    'dryRun=All',
+    'dryRun=x',
+    'pretty=true',
+    'pretty=1',
+    'propagationPolicy=x',
+    'gracePeriodSeconds=-1',
+    'gracePeriodSeconds=x',
+    'resourceVersion=abc',
+    'resourceVersion=-1',
+    'resourceVersionMatch=Exact',
+    'resourceVersionMatch=x&resourceVersion=1',
+    'timeoutSeconds=x',
+    'verbose',
+    'exclude=ping',
+    'fieldManager=%00',
+    'force=maybe',
+    'orphanDependents=x',
+    '%ZZ=1',
+    'a=%ZZ',
   ];
   const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'GET', 'POST', 'PUT', 'PATCH'];
   const TYPES = [
-    'application/json', 'application/yaml', 'application/merge-patch+json', 'application/json-patch+json', 'text/plain', '',
-    'application/json; charset=utf-8', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml', 'application/vnd.orch.protobuf', 'multipart/form-data; boundary=x',
+    'application/json',
+    'application/yaml',
+    'application/merge-patch+json',
+    'application/json-patch+json',
+    'text/plain',
+    '',
+    'application/json; charset=utf-8',
+    'application/strategic-merge-patch+json',
+    'application/apply-patch+yaml',
+    'application/vnd.orch.protobuf',
+    'multipart/form-data; boundary=x',
   ];
-  const ACCEPTS = ['', 'application/json', 'application/yaml', '*/*', 'text/html', 'application/json;as=Table;g=meta.orch.io;v=v1beta1', 'application/vnd.orch.protobuf', ';;;', 'application/json;g=apidiscovery.orch.io;v=v2;as=APIGroupDiscoveryList'];
+  const ACCEPTS = [
+    '',
+    'application/json',
+    'application/yaml',
+    '*/*',
+    'text/html',
+    'application/json;as=Table;g=meta.orch.io;v=v1beta1',
+    'application/vnd.orch.protobuf',
+    ';;;',
+    'application/json;g=apidiscovery.orch.io;v=v2;as=APIGroupDiscoveryList',
+  ];
   const WEIRD: unknown[] = [
-    null, true, 0, -1, 1e308, '', 'x', [], [null], {}, { a: null }, 'ü', '\u0000', 'x'.repeat(1000), [{}], { '': '' }, { __proto__: { polluted: 1 } } as unknown,
-    { constructor: { prototype: { polluted: 1 } } }, 9007199254740993, -0, [[[[[]]]]],
+    null,
+    true,
+    0,
+    -1,
+    1e308,
+    '',
+    'x',
+    [],
+    [null],
+    {},
+    { a: null },
+    'ü',
+    '\u0000',
+    'x'.repeat(1000),
+    [{}],
+    { '': '' },
+    { __proto__: { polluted: 1 } } as unknown,
+    { constructor: { prototype: { polluted: 1 } } },
+    2 ** 53 + 2,
+    -0,
+    [[[[[]]]]],
   ];
-  const META_KEYS = ['name', 'generateName', 'namespace', 'labels', 'annotations', 'finalizers', 'ownerReferences', 'managedFields', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'];
+  const META_KEYS = [
+    'name',
+    'generateName',
+    'namespace',
+    'labels',
+    'annotations',
+    'finalizers',
+    'ownerReferences',
+    'managedFields',
+    'uid',
+    'resourceVersion',
+    'generation',
+    'creationTimestamp',
+    'deletionTimestamp',
+    'deletionGracePeriodSeconds',
+    'selfLink',
+  ];
 
   function weirdObject(): Record<string, unknown> {
     const meta: Record<string, unknown> = { name: pick(['fuzz', 'existing', 'Fuzz!', '', 'a'.repeat(300), 'fuzz-x']) };
@@ -328,20 +484,35 @@ describe('no bad input yields a 500', () => {
     const r = rand();
     if (r < 0.1) return undefined;
     if (r < 0.45) return JSON.stringify(weirdObject());
-    if (r < 0.55) return JSON.stringify(pick([
-      [{ op: 'add', path: '/metadata/labels', value: pick(WEIRD) }],
-      [{ op: 'remove', path: pick(['/metadata', '/metadata/name', '', '/', '/x/y']) }],
-      [{ op: 'replace', path: '/metadata', value: pick(WEIRD) }],
-      [{ op: 'move', from: '/metadata', path: '/metadata/x' }],
-      [{ op: 'copy', from: '/metadata/name', path: '/metadata/namespace' }],
-      [{ op: 'test', path: '/kind', value: 'ConfigMap' }, { op: 'add', path: '/metadata/finalizers', value: pick(WEIRD) }],
-      [{ op: 'add', path: '/metadata/finalizers/-', value: pick(WEIRD) }],
-      [pick(WEIRD)],
-    ]));
+    if (r < 0.55)
+      return JSON.stringify(
+        pick([
+          [{ op: 'add', path: '/metadata/labels', value: pick(WEIRD) }],
+          [{ op: 'remove', path: pick(['/metadata', '/metadata/name', '', '/', '/x/y']) }],
+          [{ op: 'replace', path: '/metadata', value: pick(WEIRD) }],
+          [{ op: 'move', from: '/metadata', path: '/metadata/x' }],
+          [{ op: 'copy', from: '/metadata/name', path: '/metadata/namespace' }],
+          [
+            { op: 'test', path: '/kind', value: 'ConfigMap' },
+            { op: 'add', path: '/metadata/finalizers', value: pick(WEIRD) },
+          ],
+          [{ op: 'add', path: '/metadata/finalizers/-', value: pick(WEIRD) }],
+          [pick(WEIRD)],
+        ]),
+      );
     if (r < 0.62) return JSON.stringify(weirdObject()).slice(0, Math.floor(rand() * 40));
     if (r < 0.7) return Buffer.from(Array.from({ length: Math.floor(rand() * 200) }, () => Math.floor(rand() * 256)));
     if (r < 0.75) return deep(pick([100, 5000, 50000]));
-    if (r < 0.8) return pick(['a: &a [*a]', 'a: &a ["x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]', '!!binary x', '--- 1\n--- 2', 'metadata: !!js/function "f(){}"', '? [a]\n: b', 'metadata:\n  name: y\n  labels: [1, 2]']);
+    if (r < 0.8)
+      return pick([
+        'a: &a [*a]',
+        'a: &a ["x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+        '!!binary x',
+        '--- 1\n--- 2',
+        'metadata: !!js/function "f(){}"',
+        '? [a]\n: b',
+        'metadata:\n  name: y\n  labels: [1, 2]',
+      ]);
     return JSON.stringify(pick(WEIRD));
   }
 
@@ -361,12 +532,55 @@ describe('no bad input yields a 500', () => {
     return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms: ${what}`)), ms).unref())]);
   }
 
+  it('a request line the HTTP parser refuses is answered with a 4xx (400 Bad Request), not a dropped connection', async () => {
+    const url = new URL(cluster.url);
+    // Raw (unescaped) bytes a client library would never send; upstream's Go server answers 400.
+    for (const target of ['/a b', '/\u00fc']) {
+      const socket = tls.connect({
+        host: url.hostname,
+        port: Number(url.port),
+        ca: cluster.caPem,
+        cert: cluster.adminCertPem,
+        key: cluster.adminKeyPem,
+        ALPNProtocols: ['http/1.1'],
+      });
+      await new Promise<void>((resolve, reject) => {
+        socket.once('secureConnect', () => resolve());
+        socket.once('error', reject);
+      });
+      let reply = '';
+      socket.on('data', (d: Buffer) => {
+        reply += d.toString('latin1');
+      });
+      const closed = new Promise<void>((resolve) => {
+        socket.on('close', () => resolve());
+        socket.on('error', () => resolve());
+      });
+      socket.write(Buffer.concat([Buffer.from('GET '), Buffer.from(target, 'utf8'), Buffer.from(' HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')]));
+      await withTimeout(closed, 5_000, `raw ${target}`);
+      // Go answers a malformed request line 400; raw UTF-8 it may route (404). Never silence.
+      assert.match(reply, /^HTTP\/1\.1 4\d\d /, `reply to ${JSON.stringify(target)}: ${JSON.stringify(reply.slice(0, 80))}`);
+    }
+    await stillServing();
+  });
+
   it('targeted edge cases answer below 500', async () => {
     const cases: [string, string, (string | Buffer)?, Record<string, string>?][] = [
-      ['GET', `${CM}/%E0%A4%A`], ['GET', '/api/v1/namespaces/%ZZ/configmaps'], ['GET', '/apis/%/v1'], ['DELETE', `${CM}/%`],
-      ['GET', `${CM}?limit=99999999999999999999`], ['GET', `${CM}?limit=1e99`], ['POST', CM, deep(50000)], ['PUT', `${CM}/existing`, deep(50000)],
+      ['GET', `${CM}/%E0%A4%A`],
+      ['GET', '/api/v1/namespaces/%ZZ/configmaps'],
+      ['GET', '/apis/%/v1'],
+      ['DELETE', `${CM}/%`],
+      ['GET', `${CM}?limit=99999999999999999999`],
+      ['GET', `${CM}?limit=1e99`],
+      ['POST', CM, deep(50000)],
+      ['PUT', `${CM}/existing`, deep(50000)],
       ['PATCH', `${CM}/existing`, deep(50000), { 'content-type': 'application/merge-patch+json' }],
-      ['POST', CM, 'a: &a ["x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]', { 'content-type': 'application/yaml' }],
+      [
+        'POST',
+        CM,
+        'a: &a ["x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+        { 'content-type': 'application/yaml' },
+      ],
       ['POST', CM, 'metadata: !!binary eA==', { 'content-type': 'application/yaml' }],
       ['POST', CM, '{"metadata":{"name":"proto","labels":{"__proto__":"x"}}}'],
       ['PATCH', `${CM}/existing`, '{"__proto__":{"polluted":true}}', { 'content-type': 'application/merge-patch+json' }],
@@ -396,18 +610,20 @@ describe('no bad input yields a 500', () => {
     }
     const CONCURRENCY = 16;
     let next = 0;
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < requests.length) {
-        const [method, p, b, h] = requests[next++];
-        const what = `${method} ${p} [${JSON.stringify(h)}] ${String(b ?? '').slice(0, 80)}`;
-        try {
-          const r = await withTimeout(raw(method, p, b, h), 10_000, what);
-          if (r.status >= 500) failures.push(`${what} -> ${r.status} ${r.text.slice(0, 200)}`);
-        } catch (e) {
-          failures.push(`${what} -> ${(e as Error).message}`);
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < requests.length) {
+          const [method, p, b, h] = requests[next++];
+          const what = `${method} ${p} [${JSON.stringify(h)}] ${String(b ?? '').slice(0, 80)}`;
+          try {
+            const r = await withTimeout(raw(method, p, b, h), 10_000, what);
+            if (r.status >= 500) failures.push(`${what} -> ${r.status} ${r.text.slice(0, 200)}`);
+          } catch (e) {
+            failures.push(`${what} -> ${(e as Error).message}`);
+          }
         }
-      }
-    }));
+      }),
+    );
     assert.deepEqual(failures, []);
     await stillServing();
   });

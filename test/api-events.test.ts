@@ -40,7 +40,10 @@ function assertInvalid(r: RawResponse, fields: string[]): any {
   assert.equal(r.json.reason, 'Invalid');
   assert.equal(r.json.details.kind, 'Event');
   const got: string[] = r.json.details.causes.map((c: any) => c.field);
-  assert.ok(fields.some((f) => got.includes(f)), `causes ${JSON.stringify(got)} include one of ${JSON.stringify(fields)}: ${r.json.message}`);
+  assert.ok(
+    fields.some((f) => got.includes(f)),
+    `causes ${JSON.stringify(got)} include one of ${JSON.stringify(fields)}: ${r.json.message}`,
+  );
   return r.json;
 }
 
@@ -49,7 +52,8 @@ const EVENT_TIME = '2024-05-01T10:00:00.123456Z';
 /** A valid events.orch.io/v1 Event. */
 function v1Event(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    apiVersion: 'events.orch.io/v1', kind: 'Event',
+    apiVersion: 'events.orch.io/v1',
+    kind: 'Event',
     metadata: { name },
     eventTime: EVENT_TIME,
     action: 'Binding',
@@ -65,10 +69,17 @@ function v1Event(name: string, extra: Record<string, unknown> = {}): Record<stri
 
 describe('two views of one store', () => {
   it('an events.orch.io/v1 Event reads back through core v1 with the upstream field names', async () => {
-    const created = assertOk(await call('POST', V1, v1Event('from-v1', {
-      related: { kind: 'Node', name: 'node-1', apiVersion: 'v1' },
-      series: { count: 3, lastObservedTime: '2024-05-01T10:05:00.000000Z' },
-    })), 201);
+    const created = assertOk(
+      await call(
+        'POST',
+        V1,
+        v1Event('from-v1', {
+          related: { kind: 'Node', name: 'node-1', apiVersion: 'v1' },
+          series: { count: 3, lastObservedTime: '2024-05-01T10:05:00.000000Z' },
+        }),
+      ),
+      201,
+    );
     assert.equal(created.apiVersion, 'events.orch.io/v1');
     const core = assertOk(await call('GET', `${CORE}/from-v1`));
     assert.equal(core.apiVersion, 'v1');
@@ -96,19 +107,22 @@ describe('two views of one store', () => {
   });
 
   it('a core v1 Event reads back through events.orch.io/v1 with the deprecated fields', async () => {
-    const created = assertOk(await call('POST', CORE, {
-      metadata: { name: 'from-core' },
-      involvedObject: { kind: 'Pod', namespace: NS, name: 'db', uid: 'uid-db' },
-      reason: 'BackOff',
-      message: 'Back-off restarting failed container',
-      type: 'Warning',
-      source: { component: 'kubelet', host: 'node-2' },
-      count: 7,
-      firstTimestamp: '2024-05-01T09:00:00Z',
-      lastTimestamp: '2024-05-01T09:30:00Z',
-      reportingComponent: 'kubelet',
-      reportingInstance: 'node-2',
-    }), 201);
+    const created = assertOk(
+      await call('POST', CORE, {
+        metadata: { name: 'from-core' },
+        involvedObject: { kind: 'Pod', namespace: NS, name: 'db', uid: 'uid-db' },
+        reason: 'BackOff',
+        message: 'Back-off restarting failed container',
+        type: 'Warning',
+        source: { component: 'kubelet', host: 'node-2' },
+        count: 7,
+        firstTimestamp: '2024-05-01T09:00:00Z',
+        lastTimestamp: '2024-05-01T09:30:00Z',
+        reportingComponent: 'kubelet',
+        reportingInstance: 'node-2',
+      }),
+      201,
+    );
     const v1 = assertOk(await call('GET', `${V1}/from-core`));
     assert.equal(v1.apiVersion, 'events.orch.io/v1');
     assert.equal(v1.kind, 'Event');
@@ -186,7 +200,15 @@ describe('two views of one store', () => {
   });
 
   it('core v1 accepts old-style events without eventTime or action', async () => {
-    const e = assertOk(await call('POST', CORE, { metadata: { name: 'old-style' }, involvedObject: { kind: 'Pod', name: 'x', namespace: NS }, reason: 'Started', message: 'hi' }), 201);
+    const e = assertOk(
+      await call('POST', CORE, {
+        metadata: { name: 'old-style' },
+        involvedObject: { kind: 'Pod', name: 'x', namespace: NS },
+        reason: 'Started',
+        message: 'hi',
+      }),
+      201,
+    );
     assert.equal(e.reason, 'Started');
     // ...which events.orch.io/v1 still serves, read-only fields mapped.
     assert.equal(assertOk(await call('GET', `${V1}/old-style`)).note, 'hi');
@@ -228,9 +250,21 @@ describe('events.orch.io/v1 validation (spec Event table)', () => {
     ['series.lastObservedTime is required', () => v1Event(name(), { series: { count: 2 } }), ['series.lastObservedTime']],
     ['deprecatedCount must be unset', () => v1Event(name(), { deprecatedCount: 3 }), ['deprecatedCount', 'count']],
     ['deprecatedSource must be unset', () => v1Event(name(), { deprecatedSource: { component: 'x' } }), ['deprecatedSource', 'source']],
-    ['deprecatedFirstTimestamp must be unset', () => v1Event(name(), { deprecatedFirstTimestamp: '2024-01-01T00:00:00Z' }), ['deprecatedFirstTimestamp', 'firstTimestamp']],
-    ['deprecatedLastTimestamp must be unset', () => v1Event(name(), { deprecatedLastTimestamp: '2024-01-01T00:00:00Z' }), ['deprecatedLastTimestamp', 'lastTimestamp']],
-    ['an Event about a cluster-scoped object lives in default or orch-system', () => v1Event(name(), { regarding: { kind: 'Node', name: 'node-1' } }), ['regarding.namespace', 'involvedObject.namespace']],
+    [
+      'deprecatedFirstTimestamp must be unset',
+      () => v1Event(name(), { deprecatedFirstTimestamp: '2024-01-01T00:00:00Z' }),
+      ['deprecatedFirstTimestamp', 'firstTimestamp'],
+    ],
+    [
+      'deprecatedLastTimestamp must be unset',
+      () => v1Event(name(), { deprecatedLastTimestamp: '2024-01-01T00:00:00Z' }),
+      ['deprecatedLastTimestamp', 'lastTimestamp'],
+    ],
+    [
+      'an Event about a cluster-scoped object lives in default or orch-system',
+      () => v1Event(name(), { regarding: { kind: 'Node', name: 'node-1' } }),
+      ['regarding.namespace', 'involvedObject.namespace'],
+    ],
   ];
   for (const [rule, body, fields] of rejected) {
     it(`${rule} (422)`, async () => {
@@ -244,12 +278,18 @@ describe('events.orch.io/v1 validation (spec Event table)', () => {
   const accepted: [string, () => Record<string, unknown>][] = [
     ['a complete Event', () => v1Event(name())],
     ['type Warning', () => v1Event(name(), { type: 'Warning' })],
-    ['action, reason and reportingInstance of exactly 128 characters', () => v1Event(name(), { action: 'a'.repeat(128), reason: 'r'.repeat(128), reportingInstance: 'i'.repeat(128) })],
+    [
+      'action, reason and reportingInstance of exactly 128 characters',
+      () => v1Event(name(), { action: 'a'.repeat(128), reason: 'r'.repeat(128), reportingInstance: 'i'.repeat(128) }),
+    ],
     ['a note of exactly 1024 bytes', () => v1Event(name(), { note: 'n'.repeat(1024) })],
     ['no note at all', () => without('note')],
     ['a series of count 2', () => v1Event(name(), { series: { count: 2, lastObservedTime: EVENT_TIME } })],
     ['no regarding in the default namespace', () => ({ ...without('regarding'), metadata: { name: name(), namespace: 'default' } })],
-    ['a cluster-scoped regarding in orch-system', () => ({ ...v1Event(name(), { regarding: { kind: 'Node', name: 'node-1' } }), metadata: { name: name(), namespace: 'orch-system' } })],
+    [
+      'a cluster-scoped regarding in orch-system',
+      () => ({ ...v1Event(name(), { regarding: { kind: 'Node', name: 'node-1' } }), metadata: { name: name(), namespace: 'orch-system' } }),
+    ],
     ['a regarding object in another namespace', () => v1Event(name(), { regarding: { kind: 'Pod', name: 'p', namespace: 'elsewhere' } })],
   ];
   for (const [what, body] of accepted) {
@@ -304,8 +344,26 @@ describe('expiry after --event-ttl', () => {
 
   it('events disappear after the TTL (sweeps every max(ttl/4, 1 s)); other objects stay', async () => {
     const created = Date.now();
-    assertOk(await call('POST', '/api/v1/namespaces/default/events', { metadata: { name: 'ttl-core' }, involvedObject: { namespace: 'default' }, reason: 'R', message: 'm' }, undefined, shortLived), 201);
-    assertOk(await call('POST', '/apis/events.orch.io/v1/namespaces/default/events', v1Event('ttl-v1', { regarding: { kind: 'Pod', name: 'p', namespace: 'default' } }), undefined, shortLived), 201);
+    assertOk(
+      await call(
+        'POST',
+        '/api/v1/namespaces/default/events',
+        { metadata: { name: 'ttl-core' }, involvedObject: { namespace: 'default' }, reason: 'R', message: 'm' },
+        undefined,
+        shortLived,
+      ),
+      201,
+    );
+    assertOk(
+      await call(
+        'POST',
+        '/apis/events.orch.io/v1/namespaces/default/events',
+        v1Event('ttl-v1', { regarding: { kind: 'Pod', name: 'p', namespace: 'default' } }),
+        undefined,
+        shortLived,
+      ),
+      201,
+    );
     assertOk(await call('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'not-an-event' } }, undefined, shortLived), 201);
     assert.ok(await exists('/api/v1/namespaces/default/events/ttl-core'), 'present right after creation');
     // TTL + one sweep interval (1 s) + slack.
@@ -317,7 +375,16 @@ describe('expiry after --event-ttl', () => {
   });
 
   it('a rewritten event lives for the TTL after its last write', async () => {
-    assertOk(await call('POST', '/api/v1/namespaces/default/events', { metadata: { name: 'ttl-renewed' }, involvedObject: { namespace: 'default' }, reason: 'R', message: 'm', count: 1 }, undefined, shortLived), 201);
+    assertOk(
+      await call(
+        'POST',
+        '/api/v1/namespaces/default/events',
+        { metadata: { name: 'ttl-renewed' }, involvedObject: { namespace: 'default' }, reason: 'R', message: 'm', count: 1 },
+        undefined,
+        shortLived,
+      ),
+      201,
+    );
     await new Promise((r) => setTimeout(r, 1000));
     const rewritten = Date.now();
     assertOk(await call('PATCH', '/api/v1/namespaces/default/events/ttl-renewed', { count: 2 }, MERGE, shortLived));

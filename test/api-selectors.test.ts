@@ -122,9 +122,17 @@ describe('field selectors', () => {
       ['ev3', 'x', 'Failed', 'Warning'],
     ];
     for (const [name, obj, reason, type] of events) {
-      assertOk(await call('POST', `/api/v1/namespaces/${NS}/events`, {
-        metadata: { name }, involvedObject: { kind: 'Pod', name: obj, namespace: NS }, reason, type, message: 'm', source: { component: 'test' },
-      }), 201);
+      assertOk(
+        await call('POST', `/api/v1/namespaces/${NS}/events`, {
+          metadata: { name },
+          involvedObject: { kind: 'Pod', name: obj, namespace: NS },
+          reason,
+          type,
+          message: 'm',
+          source: { component: 'test' },
+        }),
+        201,
+      );
     }
     assertOk(await call('POST', `/api/v1/namespaces/${NS}/secrets`, { metadata: { name: 's1' }, type: 'Opaque' }), 201);
     assertOk(await call('POST', `/api/v1/namespaces/${NS}/secrets`, { metadata: { name: 's2' }, type: 'example.com/custom' }), 201);
@@ -168,12 +176,18 @@ describe('field selectors', () => {
 
   it('metadata.namespace across all namespaces', async () => {
     const list = assertOk(await call('GET', `/api/v1/configmaps?fieldSelector=${encodeURIComponent(`metadata.namespace=${NS},metadata.name=a`)}`));
-    assert.deepEqual(list.items.map((i: any) => `${i.metadata.namespace}/${i.metadata.name}`), [`${NS}/a`]);
+    assert.deepEqual(
+      list.items.map((i: any) => `${i.metadata.namespace}/${i.metadata.name}`),
+      [`${NS}/a`],
+    );
   });
 
   it('pods spec.nodeName across all namespaces (what a node agent watches)', async () => {
     const list = assertOk(await call('GET', `/api/v1/pods?fieldSelector=${encodeURIComponent('spec.nodeName=n2')}`));
-    assert.deepEqual(list.items.map((i: any) => i.metadata.name), ['p2']);
+    assert.deepEqual(
+      list.items.map((i: any) => i.metadata.name),
+      ['p2'],
+    );
   });
 
   const unsupported: [string, string, string][] = [
@@ -225,7 +239,12 @@ describe('pagination', () => {
     }
   });
 
-  async function pages(path: string, limit: number, query: Record<string, string> = {}, onPage?: (n: number) => Promise<void>): Promise<{ names: string[]; rvs: string[]; chunks: any[] }> {
+  async function pages(
+    path: string,
+    limit: number,
+    query: Record<string, string> = {},
+    onPage?: (n: number) => Promise<void>,
+  ): Promise<{ names: string[]; rvs: string[]; chunks: any[] }> {
     const all: string[] = [];
     const rvs: string[] = [];
     const chunks: any[] = [];
@@ -313,7 +332,9 @@ describe('pagination', () => {
 
   it('continue with a resourceVersion other than 0 is 400', async () => {
     const first = assertOk(await call('GET', `${PCM}?limit=5`));
-    assertBadRequest(await call('GET', `${PCM}?limit=5&continue=${encodeURIComponent(first.metadata.continue)}&resourceVersion=${first.metadata.resourceVersion}`));
+    assertBadRequest(
+      await call('GET', `${PCM}?limit=5&continue=${encodeURIComponent(first.metadata.continue)}&resourceVersion=${first.metadata.resourceVersion}`),
+    );
     assertOk(await call('GET', `${PCM}?limit=5&continue=${encodeURIComponent(first.metadata.continue)}&resourceVersion=0`));
   });
 

@@ -10,7 +10,7 @@ import type { Obj, ObjectMeta } from '../machinery/object.js';
 import { isPlainObject, metaOf, rfc3339 } from '../machinery/object.js';
 import { deepEqual } from '../machinery/deep-equal.js';
 import {
-  badRequest, conflict, invalidObject, notFound, successStatus, type StatusError,
+  alreadyExists, badRequest, conflict, invalidObject, notFound, successStatus, type StatusError,
   type FieldError, type Status,
 } from '../machinery/status.js';
 import { standardFinalizers, validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaRules } from '../machinery/object-meta-validation.js';
@@ -115,7 +115,12 @@ export class GenericStore {
     ];
     if (errs.length > 0) throw this.invalid(meta.name ?? '', errs);
     await opts.admit?.(obj, undefined);
-    if (opts.dryRun) return obj;
+    if (opts.dryRun) {
+      // A dry run answers what the write would: AlreadyExists for a taken name (upstream's DryRunnableStorage).
+      const existing = await this.store.get(this.key(namespace, meta.name as string)).catch((e) => toStatusError(e, this.info.groupResource, meta.name as string));
+      if (existing) throw alreadyExists(this.info.groupResource, meta.name as string);
+      return obj;
+    }
 
     for (let attempt = 1; ; attempt++) {
       try {
@@ -195,6 +200,11 @@ export class GenericStore {
     }
     if (meta.resourceVersion !== undefined && meta.resourceVersion !== '' && meta.resourceVersion !== curMeta.resourceVersion) {
       throw conflict(this.info.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
+    }
+    // A uid in the body is a precondition, as upstream's update: a copy of a deleted and
+    // recreated object must not overwrite its successor.
+    if (typeof meta.uid === 'string' && meta.uid !== '' && meta.uid !== curMeta.uid) {
+      throw conflict(this.info.groupResource, name, `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${curMeta.uid ?? ''}`);
     }
     let next: Obj;
     if (subresource === 'status') {

@@ -21,6 +21,9 @@ export function encodeContinue(metaVersion: string, rv: number, start: string): 
 
 /** Decodes a continue token, or 400 when it is not one of ours. */
 export function decodeContinue(token: string, metaVersion: string): ContinueToken {
+  // Node's decoder skips characters outside the alphabet; upstream's RawURLEncoding refuses them.
+  const bad = token.search(/[^A-Za-z0-9_-]/);
+  if (bad >= 0) throw badRequest(`continue key is not valid: illegal base64 data at input byte ${bad}`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));

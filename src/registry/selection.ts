@@ -19,7 +19,10 @@ export interface Selection {
 export function selectionFor(info: ResourceInfo, opts: ListOptions): Selection {
   const labels = parseLabelSelector(opts.labelSelector ?? '');
   const fields = parseFieldSelector(opts.fieldSelector ?? '');
-  checkFieldSelector(fields.requirements, info.fieldSelectorFields);
+  // Types with their own field-label conversion upstream (core kinds, those with extra fields)
+  // word an unknown field differently from those on the default conversion.
+  const ownConversion = info.group === '' || info.def.fieldSelectors !== undefined;
+  checkFieldSelector(fields.requirements, info.fieldSelectorFields, ownConversion ? 'label-not-supported' : 'not-known');
   if (labels.isEverything && fields.isEverything) return { everything: true, matches: () => true };
   const getters = info.def.fieldSelectors ?? {};
   return {

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { Encoding } from '../codec/negotiation.js';
-import { encodeBody } from '../codec/serialize.js';
+import { encodeBody, type EncodedBody } from '../codec/serialize.js';
 import { internalError, requestEntityTooLarge, StatusError, type Status } from '../machinery/status.js';
 
 export type Request = IncomingMessage | Http2ServerRequest;
@@ -56,7 +56,7 @@ export function writeObject(res: Response, code: number, value: unknown, out: Ou
 }
 
 /** Writes a Status for any error; unexpected errors become 500 InternalError (never a crash). */
-export function writeError(res: Response, err: unknown): void {
+export function writeError(res: Response, err: unknown, out: Output = JSON_OUTPUT): void {
   const se = err instanceof StatusError ? err : internalError(err);
   if (!(err instanceof StatusError)) console.error('internal error:', err);
   const status: Status = se.toStatus();
@@ -66,9 +66,15 @@ export function writeError(res: Response, err: unknown): void {
   }
   const headers: Record<string, string> = {};
   if (se.details?.retryAfterSeconds !== undefined) headers['retry-after'] = String(se.details.retryAfterSeconds);
-  const body = Buffer.from(JSON.stringify(status));
-  res.writeHead(se.code, { ...headers, 'content-type': 'application/json', 'content-length': body.length });
-  res.end(body);
+  // The Status goes out in the client's representation when it can carry it, else JSON.
+  let body: EncodedBody;
+  try {
+    body = encodeBody(status, out.encodings, out.pretty, out.protobufMediaType);
+  } catch {
+    body = encodeBody(status, ['json'], false, '');
+  }
+  res.writeHead(se.code, { ...headers, 'content-type': body.contentType, 'content-length': body.bytes.length });
+  res.end(body.bytes);
 }
 
 /** Writes plain text (health endpoints). */

@@ -48,7 +48,16 @@ export function listen(opts: ListenerOptions, handler: (req: Request, res: Respo
   });
   // A client that speaks garbage must not take the server down.
   h2.on('sessionError', () => {});
-  h1.on('clientError', (_err, socket) => socket.destroy());
+  // A request the parser refuses is answered 400 (431 for oversized headers) and the connection
+  // closed, as node's default and upstream's Go server do; a silent drop looks like a crash.
+  h1.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    const pending = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (!socket.writable || pending?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    socket.end(err.code === 'HPE_HEADER_OVERFLOW' ? 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n' : 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  });
   const server = tls.createServer({
     cert: opts.certPem, key: opts.keyPem, ca: opts.clientCaPem,
     requestCert: true, rejectUnauthorized: false, ALPNProtocols: ['h2', 'http/1.1'],

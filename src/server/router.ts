@@ -10,9 +10,9 @@ import type { Authorizer } from '../auth/authz/authorizer.js';
 import { forbiddenMessage } from '../auth/authz/authorizer.js';
 import { authenticateClientCertificate } from '../auth/authn/x509.js';
 import { requestInfo, type RequestInfo } from './request-info.js';
-import { writeError, writeObject, type Request, type Response } from './http.js';
+import { writeError, writeObject, type Output, type Request, type Response } from './http.js';
 import { negotiate } from '../codec/negotiation.js';
-import { methodNotAllowed, notAcceptable, pathNotFound, StatusError, unauthorized } from '../machinery/status.js';
+import { methodNotAllowed, pathNotFound, StatusError, unauthorized } from '../machinery/status.js';
 import { parseAccept, type MediaRange } from '../codec/accept.js';
 import type { ResourceRequest } from './handlers/resource-request.js';
 import { handleGet } from './handlers/get.js';
@@ -58,8 +58,18 @@ const OBJECT_VERBS: ReadonlySet<string> = new Set(['get', 'update', 'patch', 'de
 /** Builds the request handler. */
 export function createRouter(cfg: RouterConfig): (req: Request, res: Response) => void {
   return (req, res) => {
-    handle(cfg, req, res).catch((err) => writeError(res, err));
+    handle(cfg, req, res).catch((err) => writeError(res, err, errorOutput(req, cfg.brand)));
   };
+}
+
+/** Errors go out in the representation the client asked for, or JSON when it cannot be had. */
+function errorOutput(req: Request, brand: Brand): Output | undefined {
+  try {
+    const { encodings, protobufMediaType } = negotiate(parseAccept(req.headers.accept as string | undefined), brand);
+    return { encodings, pretty: false, protobufMediaType };
+  } catch {
+    return undefined;
+  }
 }
 
 async function handle(cfg: RouterConfig, req: Request, res: Response): Promise<void> {

@@ -5,13 +5,13 @@ import { listOptionsOf, intParam, type ResourceRequest } from './resource-reques
 import { selectionFor } from '../../registry/selection.js';
 import { listObjects } from '../../registry/list.js';
 import { watchObjects } from '../../registry/watch.js';
-import { badRequest, notAcceptable } from '../../machinery/status.js';
+import { forbiddenField, invalidObject, notAcceptable } from '../../machinery/status.js';
 
 /** Answers the list of objects the options select. */
 export async function handleList(r: ResourceRequest): Promise<void> {
   const opts = listOptionsOf(r.query);
   if (opts.resourceVersionMatch && (opts.resourceVersion === undefined || opts.resourceVersion === '')) {
-    throw badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
+    throw invalidObject('ListOptions', r.ctx.brand.metaGroup, '', [forbiddenField('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided')]);
   }
   const selection = selectionFor(r.store.info, opts);
   const list = await listObjects(r.store, r.registry.store, r.store.info, r.namespace, opts, selection, r.ctx.brand.metaGroup);

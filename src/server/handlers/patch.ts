@@ -6,7 +6,8 @@ import { applyJsonPatch } from '../../apply/json-patch.js';
 import { mergePatch } from '../../apply/merge-patch.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
-import { badRequest, unsupportedMediaType } from '../../machinery/status.js';
+import { badRequest, invalid, invalidObject, unsupportedMediaType } from '../../machinery/status.js';
+import { exceedsDepth, MAX_JSON_DEPTH, objectShapeError } from '../../machinery/object-shape.js';
 import { readBody, writeObject } from '../http.js';
 import { admitFor, dryRunOf, type ResourceRequest } from './resource-request.js';
 
@@ -27,6 +28,7 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     throw badRequest(`error decoding patch: ${e instanceof Error ? e.message : String(e)}`);
   }
   if (type === MERGE_PATCH && !isPlainObject(patch)) throw badRequest('json: cannot unmarshal into Go value of type map[string]interface {}');
+  if (exceedsDepth(patch)) throw badRequest(`error decoding patch: json: exceeded max depth of ${MAX_JSON_DEPTH}`);
   const info = r.store.info;
   const transform = (current: Obj): Obj => {
     const patched = (type === JSON_PATCH ? applyJsonPatch(current, patch) : mergePatch(current, patch)) as Obj;
@@ -34,6 +36,9 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     if (patched.apiVersion !== info.apiVersion || patched.kind !== info.kind) {
       throw badRequest(`the API version or kind of the patched object does not match: ${String(patched.apiVersion)}, Kind=${String(patched.kind)}`);
     }
+    // As upstream, a patched object its types cannot hold is 422 Invalid on `patch`.
+    const shape = objectShapeError(patched);
+    if (shape !== undefined) throw invalidObject(info.kind, info.group, r.name, [invalid('patch', '', shape)]);
     return patched;
   };
   const { obj } = await r.store.guaranteedUpdate(r.ctx, r.namespace, r.name, transform, { dryRun, subresource: r.subresource, admit: admitFor(r, 'UPDATE') });

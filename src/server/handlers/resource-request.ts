@@ -12,6 +12,7 @@ import { readBody } from '../http.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
 import { badRequest, unsupportedMediaType } from '../../machinery/status.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
+import { objectShapeError } from '../../machinery/object-shape.js';
 import type { Admission } from '../../admission/admission.js';
 import { decodeProtobufObject, ProtobufDecodeError, UnsupportedProtobufType } from '../../codec/protobuf/index.js';
 import type { ReviewDeps } from '../../registry/reviews.js';
@@ -83,6 +84,9 @@ export function expectObjectOfKind(r: ResourceRequest, body: unknown): Obj {
     throw badRequest(`the object provided is unrecognized (must be of type ${info.kind}): couldn't get version/kind; json parse error: kind ${String(obj.kind)} is not ${info.kind}`);
   }
   if (obj.metadata !== undefined && !isPlainObject(obj.metadata)) throw badRequest('metadata must be an object');
+  // Upstream's typed decoding refuses what its Go types cannot hold (a string of labels, a deep nest).
+  const shape = objectShapeError(obj);
+  if (shape !== undefined) throw badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${shape}`);
   obj.apiVersion = info.apiVersion;
   obj.kind = info.kind;
   return obj;
@@ -102,7 +106,10 @@ function intParam(query: URLSearchParams, name: string): number | undefined {
   const v = query.get(name);
   if (v === null || v === '') return undefined;
   if (!/^-?\d+$/.test(v)) throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)}: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
-  return Number(v);
+  const n = Number(v);
+  // Beyond int64 upstream fails to parse; beyond 2^53 a JS number is no longer exact either.
+  if (!Number.isSafeInteger(n)) throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)}: strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range`);
+  return n;
 }
 
 /** Parses list/watch query parameters. */

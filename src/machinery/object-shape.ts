@@ -1,0 +1,100 @@
+/**
+ * The JSON shape every decoded object must have before any later step touches it, as
+ * upstream's typed decoding enforces: ObjectMeta fields of the right JSON types (a label map
+ * of strings, a finalizer list of strings...), and a bounded nesting depth. Pure; no I/O.
+ */
+import { isPlainObject } from './object.js';
+
+/**
+ * Deepest nesting of objects and arrays accepted. Upstream's decoder stops at 10000
+ * ("exceeded max depth"); V8's recursive JSON.stringify and structuredClone fail near 4000,
+ * so orch stops well before that, leaving room for patches to nest one level of this deeper.
+ */
+export const MAX_JSON_DEPTH = 1000;
+
+/** True when value nests objects/arrays deeper than max. Iterative, so safe at any depth. */
+export function exceedsDepth(value: unknown, max: number = MAX_JSON_DEPTH): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/** Go's name for a JSON value's type in an UnmarshalTypeError. */
+function jsonType(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v; // string, number, object
+}
+
+type Check = (v: unknown) => boolean;
+const isString: Check = (v) => typeof v === 'string';
+const isInt: Check = (v) => typeof v === 'number' && Number.isInteger(v);
+const isBool: Check = (v) => typeof v === 'boolean';
+const isObject: Check = (v) => isPlainObject(v);
+
+/** Go's json.Unmarshal accepts null for any field (the zero value). */
+function nullOr(check: Check): Check {
+  return (v) => v === null || v === undefined || check(v);
+}
+
+// Elements and map values must be present: Go would read a null one as its zero value, which
+// orch's validation does not expect, so a null element is refused like a wrong type.
+const stringMap: Check = (v) => isPlainObject(v) && Object.values(v).every(isString);
+const stringList: Check = (v) => Array.isArray(v) && v.every(isString);
+
+function listOf(fields: Record<string, Check>): Check {
+  return (v) => Array.isArray(v) && v.every((e) => isPlainObject(e) && Object.entries(fields).every(([k, c]) => nullOr(c)(e[k])));
+}
+
+/** ObjectMeta's fields and their Go types, as the message names them. */
+const META_FIELDS: Record<string, [Check, string]> = {
+  name: [isString, 'string'],
+  generateName: [isString, 'string'],
+  namespace: [isString, 'string'],
+  selfLink: [isString, 'string'],
+  uid: [isString, 'types.UID'],
+  resourceVersion: [isString, 'string'],
+  generation: [isInt, 'int64'],
+  creationTimestamp: [isString, 'v1.Time'],
+  deletionTimestamp: [isString, 'v1.Time'],
+  deletionGracePeriodSeconds: [isInt, 'int64'],
+  labels: [stringMap, 'map[string]string'],
+  annotations: [stringMap, 'map[string]string'],
+  finalizers: [stringList, '[]string'],
+  ownerReferences: [
+    listOf({ apiVersion: isString, kind: isString, name: isString, uid: isString, controller: isBool, blockOwnerDeletion: isBool }),
+    '[]v1.OwnerReference',
+  ],
+  managedFields: [
+    listOf({ manager: isString, operation: isString, apiVersion: isString, time: isString, fieldsType: isString, fieldsV1: isObject, subresource: isString }),
+    '[]v1.ManagedFieldsEntry',
+  ],
+};
+
+/**
+ * Why obj's metadata cannot be read as an ObjectMeta (Go's decoding error text), or undefined
+ * when it can. Unknown metadata fields are not checked (upstream drops them).
+ */
+export function objectMetaTypeError(obj: Record<string, unknown>): string | undefined {
+  const meta = obj.metadata;
+  if (meta === undefined || meta === null) return undefined;
+  if (!isPlainObject(meta)) return `json: cannot unmarshal ${jsonType(meta)} into Go struct field .metadata of type v1.ObjectMeta`;
+  for (const [field, [check, goType]] of Object.entries(META_FIELDS)) {
+    const v = meta[field];
+    if (!nullOr(check)(v)) return `json: cannot unmarshal ${jsonType(v)} into Go struct field ObjectMeta.metadata.${field} of type ${goType}`;
+  }
+  return undefined;
+}
+
+/** The first shape problem of a decoded object (depth, then metadata types), or undefined. */
+export function objectShapeError(obj: Record<string, unknown>): string | undefined {
+  if (exceedsDepth(obj)) return `json: exceeded max depth of ${MAX_JSON_DEPTH}`;
+  return objectMetaTypeError(obj);
+}
