@@ -171,7 +171,11 @@ async function main(): Promise<void> {
     } catch (err) {
       const message = (err as Error).message;
       // Stack frames of a crashed child say nothing the first lines do not.
-      failures[name] = message.split('\n').filter((l) => !/^\s+at /.test(l)).join('\n').slice(0, 600);
+      failures[name] = message
+        .split('\n')
+        .filter((l) => !/^\s+at /.test(l))
+        .join('\n')
+        .slice(0, 600);
       console.error(`# ${name} failed: ${message}`);
       return undefined;
     }
@@ -184,10 +188,7 @@ async function main(): Promise<void> {
   const trivialBefore = await attempt('trivial (before)', () => benchTrivial(work));
   const orch = await attempt('orch get/create', () => benchOrch(work));
   const trivialAfter = await attempt('trivial (after)', () => benchTrivial(work));
-  const trivial = [trivialBefore, trivialAfter].reduce<CaseResult | undefined>(
-    (best, r) => (r && (!best || r.rps > best.rps) ? r : best),
-    undefined,
-  );
+  const trivial = [trivialBefore, trivialAfter].reduce<CaseResult | undefined>((best, r) => (r && (!best || r.rps > best.rps) ? r : best), undefined);
   const start = await attempt('start-to-ready', () => benchStart(work));
 
   const rows: Array<[string, ReturnType<typeof summary>]> = [
@@ -197,9 +198,7 @@ async function main(): Promise<void> {
   ];
   console.log(`\n${CONCURRENCY} keep-alive HTTP/1.1 connections, ${WARMUP_MS} ms warmup + ${DURATION_MS} ms measured per case;`);
   console.log('servers in their own child process, load generator in a worker thread (one core each).');
-  console.log(
-    `trivial baseline runs: ${[trivialBefore, trivialAfter].map((r) => (r ? Math.round(r.rps) : 'failed')).join(' and ')} req/s (best kept)`,
-  );
+  console.log(`trivial baseline runs: ${[trivialBefore, trivialAfter].map((r) => (r ? Math.round(r.rps) : 'failed')).join(' and ')} req/s (best kept)`);
   if (loadBefore > 0.5) console.log(`warning: load average was ${loadBefore.toFixed(2)} at start; figures may be noisy`);
   console.log('');
   printTable(rows);
@@ -226,7 +225,10 @@ async function main(): Promise<void> {
   console.log(`  CREATE >= ${TARGETS.create * 100}% of trivial:   ${verdict(met.create)}`);
   console.log(`  ready  < ${TARGETS.startEmptyMs} ms (empty):      ${verdict(met.startEmpty)}`);
   console.log(`  ready  < ${TARGETS.startRestartMs} ms (restart):     ${verdict(met.startRestart)}`);
-  for (const [name, r] of [['get', orch?.get], ['create', orch?.create]] as const) {
+  for (const [name, r] of [
+    ['get', orch?.get],
+    ['create', orch?.create],
+  ] as const) {
     if (r?.firstError) console.log(`  note: ${name} had unexpected answers, first: ${r.firstError}`);
   }
 
@@ -245,7 +247,13 @@ async function main(): Promise<void> {
         restart: start.restart.map((s) => ({ lineMs: round1(s.lineMs), readyMs: round1(s.readyMs), stopMs: round1(s.stopMs) })),
       },
       targetsMet: met,
-      config: { concurrency: CONCURRENCY, warmupMs: WARMUP_MS, durationMs: DURATION_MS, arrangement: 'server=child process, load=worker thread', client: CLIENT },
+      config: {
+        concurrency: CONCURRENCY,
+        warmupMs: WARMUP_MS,
+        durationMs: DURATION_MS,
+        arrangement: 'server=child process, load=worker thread',
+        client: CLIENT,
+      },
       ...(Object.keys(failures).length ? { failures } : {}),
     }),
   );

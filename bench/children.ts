@@ -46,10 +46,7 @@ export function waitForLine(child: Child, test: (line: string) => boolean, timeo
     };
     const onExit = (code: number | null, signal: string | null) =>
       finish(new Error(`child exited (${code ?? signal}) before it was ready:\n${child.stderrTail()}`));
-    const timer = setTimeout(
-      () => finish(new Error(`child not ready after ${timeoutMs} ms:\n${child.stderrTail()}`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => finish(new Error(`child not ready after ${timeoutMs} ms:\n${child.stderrTail()}`)), timeoutMs);
     lines.on('line', onLine);
     child.proc.once('exit', onExit);
   });

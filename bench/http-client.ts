@@ -8,10 +8,7 @@ export interface Reply {
 }
 
 /** Sends one request on a fresh connection; rejects only on transport errors or timeout. */
-export function requestOnce(
-  url: string,
-  opts: { method?: string; body?: string; tls?: TlsMaterial; insecure?: boolean; timeoutMs?: number },
-): Promise<Reply> {
+export function requestOnce(url: string, opts: { method?: string; body?: string; tls?: TlsMaterial; insecure?: boolean; timeoutMs?: number }): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { accept: 'application/json' };
     if (opts.body !== undefined) {

@@ -9,9 +9,7 @@ import { startControlPlane } from '../src/cmd/control-plane.js';
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: orch-server <dataDir>');
 const cp = await startControlPlane({ dataDir, securePort: 0, storageBackend: 'sqlite', verbosity: 0 });
-process.stdout.write(
-  `READY ${JSON.stringify({ url: cp.url, caPem: cp.caPem, certPem: cp.adminCertPem, keyPem: cp.adminKeyPem })}\n`,
-);
+process.stdout.write(`READY ${JSON.stringify({ url: cp.url, caPem: cp.caPem, certPem: cp.adminCertPem, keyPem: cp.adminKeyPem })}\n`);
 let stopping = false;
 process.on('SIGTERM', () => {
   if (stopping) return;

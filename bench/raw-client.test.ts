@@ -14,9 +14,7 @@ test('parseResponse frames Content-Length, chunked and bodiless responses', () =
   assert.deepEqual(parseResponse(cl), { status: 200, length: 43, close: false });
   assert.equal(parseResponse(cl.subarray(0, 40)), undefined);
 
-  const chunked = Buffer.from(
-    'HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n',
-  );
+  const chunked = Buffer.from('HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n');
   assert.deepEqual(parseResponse(chunked), { status: 201, length: chunked.length, close: true });
   assert.equal(parseResponse(chunked.subarray(0, chunked.length - 1)), undefined);
 

@@ -26,7 +26,10 @@ describe('@kubernetes/client-node', () => {
     assert.deepEqual(read.data, { k: 'v' });
 
     const list = await core.listNamespacedConfigMap({ namespace: 'default', labelSelector: 'app=x' });
-    assert.deepEqual(list.items.map((i) => i.metadata?.name), ['cn1']);
+    assert.deepEqual(
+      list.items.map((i) => i.metadata?.name),
+      ['cn1'],
+    );
 
     read.data = { k: 'changed' };
     const replaced = await core.replaceNamespacedConfigMap({ name: 'cn1', namespace: 'default', body: read });

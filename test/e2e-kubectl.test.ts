@@ -9,17 +9,27 @@ import { startTestCluster, type TestCluster } from './helpers/cluster.js';
 
 const KUBECTL_DIR = '/usr/lib/google-cloud-sdk/bin';
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 for (const version of ['1.33', '1.27']) {
   describe(`kubectl ${version}`, () => {
     let cluster: TestCluster;
     let cacheDir: string;
-    const kubectl = (...args: string[]): Promise<Run> => new Promise((resolve) => {
-      execFile(join(KUBECTL_DIR, `kubectl.${version}`), ['--kubeconfig', cluster.kubeconfigPath, '--cache-dir', cacheDir, ...args], { timeout: 30_000 }, (err, stdout, stderr) => {
-        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    const kubectl = (...args: string[]): Promise<Run> =>
+      new Promise((resolve) => {
+        execFile(
+          join(KUBECTL_DIR, `kubectl.${version}`),
+          ['--kubeconfig', cluster.kubeconfigPath, '--cache-dir', cacheDir, ...args],
+          { timeout: 30_000 },
+          (err, stdout, stderr) => {
+            resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+          },
+        );
       });
-    });
     const ok = async (...args: string[]): Promise<string> => {
       const r = await kubectl(...args);
       assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
@@ -59,15 +69,39 @@ for (const version of ['1.33', '1.27']) {
     it('create -f with --validate=false', async () => {
       const manifest = join(cacheDir, 'cm.json');
       const { writeFile } = await import('node:fs/promises');
-      await writeFile(manifest, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-file', namespace: 'default' }, data: { x: '1' } }));
+      await writeFile(
+        manifest,
+        JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-file', namespace: 'default' }, data: { x: '1' } }),
+      );
       assert.match(await ok('create', '--validate=false', '-f', manifest), /configmap\/from-file created/);
     });
 
     it('api-resources lists every type with its short names', async () => {
       const out = await ok('api-resources');
-      const rows = out.split('\n').slice(1).filter((l) => l.trim() !== '');
-      const names = new Map(rows.map((r) => { const cols = r.trim().split(/\s+/); return [cols[0], r]; }));
-      for (const [name, short] of [['configmaps', 'cm'], ['namespaces', 'ns'], ['pods', 'po'], ['deployments', 'deploy'], ['customresourcedefinitions', 'crd,crds'], ['priorityclasses', 'pc'], ['horizontalpodautoscalers', 'hpa'], ['cronjobs', 'cj'], ['storageclasses', 'sc'], ['poddisruptionbudgets', 'pdb'], ['networkpolicies', 'netpol'], ['leases', '']]) {
+      const rows = out
+        .split('\n')
+        .slice(1)
+        .filter((l) => l.trim() !== '');
+      const names = new Map(
+        rows.map((r) => {
+          const cols = r.trim().split(/\s+/);
+          return [cols[0], r];
+        }),
+      );
+      for (const [name, short] of [
+        ['configmaps', 'cm'],
+        ['namespaces', 'ns'],
+        ['pods', 'po'],
+        ['deployments', 'deploy'],
+        ['customresourcedefinitions', 'crd,crds'],
+        ['priorityclasses', 'pc'],
+        ['horizontalpodautoscalers', 'hpa'],
+        ['cronjobs', 'cj'],
+        ['storageclasses', 'sc'],
+        ['poddisruptionbudgets', 'pdb'],
+        ['networkpolicies', 'netpol'],
+        ['leases', ''],
+      ]) {
         const row = names.get(name);
         assert.ok(row, `${name} missing from api-resources`);
         if (short) assert.ok(row.includes(` ${short} `), `${name} lacks short name ${short}: ${row}`);

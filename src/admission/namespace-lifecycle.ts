@@ -33,7 +33,9 @@ export function namespaceLifecycle(registry: Registry): ValidatingPlugin {
       const terminating = metaOf(ns).deletionTimestamp !== undefined || (isPlainObject(ns.status) && ns.status.phase === 'Terminating');
       if (terminating) {
         const why = `unable to create new content in namespace ${a.namespace} because it is being terminated`;
-        throw forbidden(a.resource.groupResource, metaOf(a.object).name ?? '', why, [{ reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace' }]);
+        throw forbidden(a.resource.groupResource, metaOf(a.object).name ?? '', why, [
+          { reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace' },
+        ]);
       }
     },
   };

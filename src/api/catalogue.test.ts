@@ -40,7 +40,12 @@ const SPEC_REVIEWS = `
 | localsubjectaccessreviews | authorization.orch.io | namespace |
 `;
 
-interface Expected { group: string; plural: string; shortNames: string[]; namespaced: boolean }
+interface Expected {
+  group: string;
+  plural: string;
+  shortNames: string[];
+  namespaced: boolean;
+}
 
 function parseResourceTypes(text: string): Expected[] {
   const out: Expected[] = [];
@@ -58,15 +63,20 @@ function parseResourceTypes(text: string): Expected[] {
 }
 
 function parseReviews(text: string): Expected[] {
-  return text.trim().split('\n').map((row) => {
-    const [plural, group, scope] = row.split('|').map((c) => c.trim()).filter((c) => c !== '');
-    return { group: group as string, plural: plural as string, shortNames: [], namespaced: scope === 'namespace' };
-  });
+  return text
+    .trim()
+    .split('\n')
+    .map((row) => {
+      const [plural, group, scope] = row
+        .split('|')
+        .map((c) => c.trim())
+        .filter((c) => c !== '');
+      return { group: group as string, plural: plural as string, shortNames: [], namespaced: scope === 'namespace' };
+    });
 }
 
 const groupOf = (d: ResourceDefinition, brand: Brand = ORCH_BRAND): string => brand.group(d.groupStem, d.branded);
-const find = (group: string, plural: string): ResourceDefinition | undefined =>
-  ALL_RESOURCES.find((d) => groupOf(d) === group && d.plural === plural);
+const find = (group: string, plural: string): ResourceDefinition | undefined => ALL_RESOURCES.find((d) => groupOf(d) === group && d.plural === plural);
 const must = (group: string, plural: string): ResourceDefinition => {
   const d = find(group, plural);
   assert.ok(d, `${plural}.${group} missing`);
@@ -88,7 +98,10 @@ describe('catalogue', () => {
 
   it('serves nothing the spec does not list', () => {
     const listed = new Set(expected.map((e) => `${e.group}/${e.plural}`));
-    assert.deepEqual(ALL_RESOURCES.map((d) => `${groupOf(d)}/${d.plural}`).filter((k) => !listed.has(k)), []);
+    assert.deepEqual(
+      ALL_RESOURCES.map((d) => `${groupOf(d)}/${d.plural}`).filter((k) => !listed.has(k)),
+      [],
+    );
   });
 
   it('has no duplicate (group, plural) or (group, kind)', () => {
@@ -108,7 +121,11 @@ describe('catalogue', () => {
 
   it('serves each group at its stable (or newest beta) version', () => {
     const versions: Record<string, string> = {
-      '': 'v1', apps: 'v1', autoscaling: 'v1', batch: 'v1', extensions: 'v1beta1',
+      '': 'v1',
+      apps: 'v1',
+      autoscaling: 'v1',
+      batch: 'v1',
+      extensions: 'v1beta1',
       'flowcontrol.apiserver.orch.io': 'v1beta2',
     };
     for (const d of ALL_RESOURCES) {
@@ -119,9 +136,15 @@ describe('catalogue', () => {
 
   it('names kinds and singulars as upstream', () => {
     const kinds: Record<string, string> = {
-      endpoints: 'Endpoints', componentstatuses: 'ComponentStatus', apiservices: 'APIService', csidrivers: 'CSIDriver',
-      csinodes: 'CSINode', customresourcedefinitions: 'CustomResourceDefinition', podsecuritypolicies: 'PodSecurityPolicy',
-      selfsubjectrulesreviews: 'SelfSubjectRulesReview', horizontalpodautoscalers: 'HorizontalPodAutoscaler',
+      endpoints: 'Endpoints',
+      componentstatuses: 'ComponentStatus',
+      apiservices: 'APIService',
+      csidrivers: 'CSIDriver',
+      csinodes: 'CSINode',
+      customresourcedefinitions: 'CustomResourceDefinition',
+      podsecuritypolicies: 'PodSecurityPolicy',
+      selfsubjectrulesreviews: 'SelfSubjectRulesReview',
+      horizontalpodautoscalers: 'HorizontalPodAutoscaler',
     };
     for (const d of ALL_RESOURCES) {
       assert.equal(d.singular, d.kind.toLowerCase());
@@ -131,9 +154,28 @@ describe('catalogue', () => {
   });
 
   it("puts upstream's members in the `all` and `api-extensions` categories", () => {
-    const inCategory = (c: string) => ALL_RESOURCES.filter((d) => d.categories?.includes(c)).map((d) => d.plural).sort();
-    assert.deepEqual(inCategory('all'), ['cronjobs', 'daemonsets', 'deployments', 'horizontalpodautoscalers', 'jobs', 'pods', 'replicasets', 'replicationcontrollers', 'services', 'statefulsets']);
-    assert.deepEqual(inCategory('api-extensions'), ['apiservices', 'customresourcedefinitions', 'mutatingwebhookconfigurations', 'validatingwebhookconfigurations']);
+    const inCategory = (c: string) =>
+      ALL_RESOURCES.filter((d) => d.categories?.includes(c))
+        .map((d) => d.plural)
+        .sort();
+    assert.deepEqual(inCategory('all'), [
+      'cronjobs',
+      'daemonsets',
+      'deployments',
+      'horizontalpodautoscalers',
+      'jobs',
+      'pods',
+      'replicasets',
+      'replicationcontrollers',
+      'services',
+      'statefulsets',
+    ]);
+    assert.deepEqual(inCategory('api-extensions'), [
+      'apiservices',
+      'customresourcedefinitions',
+      'mutatingwebhookconfigurations',
+      'validatingwebhookconfigurations',
+    ]);
   });
 
   it('makes the reviews virtual and create-only, and nothing else virtual', () => {
@@ -153,22 +195,50 @@ describe('catalogue', () => {
   });
 
   it('gives a status subresource to the types that have one upstream', () => {
-    const withStatus = ALL_RESOURCES.filter((d) => d.subresources?.status).map((d) => `${d.plural}.${groupOf(d)}`).sort();
+    const withStatus = ALL_RESOURCES.filter((d) => d.subresources?.status)
+      .map((d) => `${d.plural}.${groupOf(d)}`)
+      .sort();
     assert.deepEqual(withStatus, [
-      'apiservices.apiregistration.orch.io', 'certificatesigningrequests.certificates.orch.io', 'cronjobs.batch',
-      'customresourcedefinitions.apiextensions.orch.io', 'daemonsets.apps', 'deployments.apps', 'flowschemas.flowcontrol.apiserver.orch.io',
-      'horizontalpodautoscalers.autoscaling', 'ingresses.extensions', 'ingresses.networking.orch.io', 'jobs.batch', 'namespaces.', 'nodes.',
-      'persistentvolumeclaims.', 'persistentvolumes.', 'poddisruptionbudgets.policy', 'pods.', 'prioritylevelconfigurations.flowcontrol.apiserver.orch.io',
-      'replicasets.apps', 'replicationcontrollers.', 'resourcequotas.', 'services.', 'statefulsets.apps', 'volumeattachments.storage.orch.io',
+      'apiservices.apiregistration.orch.io',
+      'certificatesigningrequests.certificates.orch.io',
+      'cronjobs.batch',
+      'customresourcedefinitions.apiextensions.orch.io',
+      'daemonsets.apps',
+      'deployments.apps',
+      'flowschemas.flowcontrol.apiserver.orch.io',
+      'horizontalpodautoscalers.autoscaling',
+      'ingresses.extensions',
+      'ingresses.networking.orch.io',
+      'jobs.batch',
+      'namespaces.',
+      'nodes.',
+      'persistentvolumeclaims.',
+      'persistentvolumes.',
+      'poddisruptionbudgets.policy',
+      'pods.',
+      'prioritylevelconfigurations.flowcontrol.apiserver.orch.io',
+      'replicasets.apps',
+      'replicationcontrollers.',
+      'resourcequotas.',
+      'services.',
+      'statefulsets.apps',
+      'volumeattachments.storage.orch.io',
     ]);
   });
 
   it('uses the name rule of each upstream type', () => {
-    const rules = Object.fromEntries(ALL_RESOURCES.filter((d) => !d.virtual && d.nameRule !== 'subdomain').map((d) => [`${d.plural}.${groupOf(d)}`, d.nameRule]));
+    const rules = Object.fromEntries(
+      ALL_RESOURCES.filter((d) => !d.virtual && d.nameRule !== 'subdomain').map((d) => [`${d.plural}.${groupOf(d)}`, d.nameRule]),
+    );
     assert.deepEqual(rules, {
-      'events.': 'path-segment', 'namespaces.': 'label', 'services.': 'dns1035', 'apiservices.apiregistration.orch.io': 'path-segment',
-      'certificatesigningrequests.certificates.orch.io': 'path-segment', 'clusterrolebindings.rbac.authorization.orch.io': 'path-segment',
-      'clusterroles.rbac.authorization.orch.io': 'path-segment', 'rolebindings.rbac.authorization.orch.io': 'path-segment',
+      'events.': 'path-segment',
+      'namespaces.': 'label',
+      'services.': 'dns1035',
+      'apiservices.apiregistration.orch.io': 'path-segment',
+      'certificatesigningrequests.certificates.orch.io': 'path-segment',
+      'clusterrolebindings.rbac.authorization.orch.io': 'path-segment',
+      'clusterroles.rbac.authorization.orch.io': 'path-segment',
+      'rolebindings.rbac.authorization.orch.io': 'path-segment',
       'roles.rbac.authorization.orch.io': 'path-segment',
     });
   });
@@ -184,9 +254,42 @@ describe('catalogue', () => {
 
   it('offers the field selectors upstream converts, per type', () => {
     const fields = (g: string, p: string) => Object.keys(must(g, p).fieldSelectors ?? {}).sort();
-    assert.deepEqual(fields('', 'pods'), ['spec.host', 'spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'status.nominatedNodeName', 'status.phase', 'status.podIP']);
-    assert.deepEqual(fields('', 'events'), ['involvedObject.apiVersion', 'involvedObject.fieldPath', 'involvedObject.kind', 'involvedObject.name', 'involvedObject.namespace', 'involvedObject.resourceVersion', 'involvedObject.uid', 'reason', 'reportingComponent', 'source', 'type']);
-    assert.deepEqual(fields('events.orch.io', 'events'), ['reason', 'regarding.apiVersion', 'regarding.fieldPath', 'regarding.kind', 'regarding.name', 'regarding.namespace', 'regarding.resourceVersion', 'regarding.uid', 'reportingController', 'source', 'type']);
+    assert.deepEqual(fields('', 'pods'), [
+      'spec.host',
+      'spec.nodeName',
+      'spec.restartPolicy',
+      'spec.schedulerName',
+      'spec.serviceAccountName',
+      'status.nominatedNodeName',
+      'status.phase',
+      'status.podIP',
+    ]);
+    assert.deepEqual(fields('', 'events'), [
+      'involvedObject.apiVersion',
+      'involvedObject.fieldPath',
+      'involvedObject.kind',
+      'involvedObject.name',
+      'involvedObject.namespace',
+      'involvedObject.resourceVersion',
+      'involvedObject.uid',
+      'reason',
+      'reportingComponent',
+      'source',
+      'type',
+    ]);
+    assert.deepEqual(fields('events.orch.io', 'events'), [
+      'reason',
+      'regarding.apiVersion',
+      'regarding.fieldPath',
+      'regarding.kind',
+      'regarding.name',
+      'regarding.namespace',
+      'regarding.resourceVersion',
+      'regarding.uid',
+      'reportingController',
+      'source',
+      'type',
+    ]);
     assert.deepEqual(fields('', 'namespaces'), ['status.phase']);
     assert.deepEqual(fields('', 'nodes'), ['spec.unschedulable']);
     assert.deepEqual(fields('', 'secrets'), ['type']);
@@ -212,9 +315,33 @@ describe('catalogue', () => {
   });
 
   it('asks the registry to track generation where upstream strategies do, and keeps Node status on create', () => {
-    const gen = ALL_RESOURCES.filter((d) => d.behaviour?.generation).map((d) => d.plural).sort();
-    assert.deepEqual(gen, ['cronjobs', 'customresourcedefinitions', 'daemonsets', 'deployments', 'endpointslices', 'flowschemas', 'ingressclasses', 'ingresses', 'ingresses', 'jobs', 'mutatingwebhookconfigurations', 'networkpolicies', 'poddisruptionbudgets', 'prioritylevelconfigurations', 'replicasets', 'replicationcontrollers', 'statefulsets', 'validatingwebhookconfigurations']);
-    assert.deepEqual(ALL_RESOURCES.filter((d) => d.behaviour?.keepStatusOnCreate).map((d) => d.plural), ['nodes']);
+    const gen = ALL_RESOURCES.filter((d) => d.behaviour?.generation)
+      .map((d) => d.plural)
+      .sort();
+    assert.deepEqual(gen, [
+      'cronjobs',
+      'customresourcedefinitions',
+      'daemonsets',
+      'deployments',
+      'endpointslices',
+      'flowschemas',
+      'ingressclasses',
+      'ingresses',
+      'ingresses',
+      'jobs',
+      'mutatingwebhookconfigurations',
+      'networkpolicies',
+      'poddisruptionbudgets',
+      'prioritylevelconfigurations',
+      'replicasets',
+      'replicationcontrollers',
+      'statefulsets',
+      'validatingwebhookconfigurations',
+    ]);
+    assert.deepEqual(
+      ALL_RESOURCES.filter((d) => d.behaviour?.keepStatusOnCreate).map((d) => d.plural),
+      ['nodes'],
+    );
   });
 });
 
@@ -256,13 +383,23 @@ describe('namespace and pod strategies', () => {
 // ---- conversions ----
 
 const CORE_EVENT: Obj = {
-  apiVersion: 'v1', kind: 'Event',
+  apiVersion: 'v1',
+  kind: 'Event',
   metadata: { name: 'e1', namespace: 'default', uid: 'u1', resourceVersion: '7' },
   involvedObject: { kind: 'Pod', namespace: 'default', name: 'p', uid: 'pu', apiVersion: 'v1', resourceVersion: '3', fieldPath: 'spec.containers{c}' },
-  reason: 'Started', message: 'Started container c', source: { component: 'kubelet', host: 'n1' },
-  firstTimestamp: '2024-05-01T10:00:00Z', lastTimestamp: '2024-05-01T10:01:00Z', count: 3, type: 'Normal',
-  eventTime: '2024-05-01T10:00:00.123456Z', series: { count: 2, lastObservedTime: '2024-05-01T10:01:00.000000Z' },
-  action: 'Start', related: { kind: 'Node', name: 'n1' }, reportingComponent: 'kubelet', reportingInstance: 'kubelet-n1',
+  reason: 'Started',
+  message: 'Started container c',
+  source: { component: 'kubelet', host: 'n1' },
+  firstTimestamp: '2024-05-01T10:00:00Z',
+  lastTimestamp: '2024-05-01T10:01:00Z',
+  count: 3,
+  type: 'Normal',
+  eventTime: '2024-05-01T10:00:00.123456Z',
+  series: { count: 2, lastObservedTime: '2024-05-01T10:01:00.000000Z' },
+  action: 'Start',
+  related: { kind: 'Node', name: 'n1' },
+  reportingComponent: 'kubelet',
+  reportingInstance: 'kubelet-n1',
 };
 
 describe('events conversion', () => {
@@ -292,17 +429,25 @@ describe('events conversion', () => {
 
 describe('ingress conversion', () => {
   const ext: Obj = {
-    apiVersion: 'extensions/v1beta1', kind: 'Ingress', metadata: { name: 'i', namespace: 'd' },
+    apiVersion: 'extensions/v1beta1',
+    kind: 'Ingress',
+    metadata: { name: 'i', namespace: 'd' },
     spec: {
-      ingressClassName: 'nginx', backend: { serviceName: 'def', servicePort: 80 }, tls: [{ hosts: ['a.example'], secretName: 's' }],
+      ingressClassName: 'nginx',
+      backend: { serviceName: 'def', servicePort: 80 },
+      tls: [{ hosts: ['a.example'], secretName: 's' }],
       rules: [{ host: 'a.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { serviceName: 'web', servicePort: 'http' } }] } }],
     },
     status: { loadBalancer: { ingress: [{ ip: '1.2.3.4' }] } },
   };
   const net: Obj = {
-    apiVersion: 'networking.orch.io/v1', kind: 'Ingress', metadata: { name: 'i', namespace: 'd' },
+    apiVersion: 'networking.orch.io/v1',
+    kind: 'Ingress',
+    metadata: { name: 'i', namespace: 'd' },
     spec: {
-      ingressClassName: 'nginx', defaultBackend: { service: { name: 'def', port: { number: 80 } } }, tls: [{ hosts: ['a.example'], secretName: 's' }],
+      ingressClassName: 'nginx',
+      defaultBackend: { service: { name: 'def', port: { number: 80 } } },
+      tls: [{ hosts: ['a.example'], secretName: 's' }],
       rules: [{ host: 'a.example', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { name: 'http' } } } }] } }],
     },
     status: { loadBalancer: { ingress: [{ ip: '1.2.3.4' }] } },
@@ -317,7 +462,9 @@ describe('ingress conversion', () => {
     const o: Obj = { spec: { rules: [{ http: { paths: [{ path: '/', backend: { resource: { kind: 'Bucket', name: 'b' } } }] } }] } };
     const stored = ingressConversion.toStorage(o, KUBERNETES_BRAND);
     assert.equal(stored.apiVersion, 'networking.k8s.io/v1');
-    assert.deepEqual(stored.spec, { rules: [{ http: { paths: [{ path: '/', pathType: 'ImplementationSpecific', backend: { resource: { kind: 'Bucket', name: 'b' } } }] } }] });
+    assert.deepEqual(stored.spec, {
+      rules: [{ http: { paths: [{ path: '/', pathType: 'ImplementationSpecific', backend: { resource: { kind: 'Bucket', name: 'b' } } }] } }],
+    });
   });
 });
 
@@ -329,10 +476,18 @@ const coreV1 = must('', 'events').strategy;
 /** A valid new events/v1 Event, with overrides. */
 function newEvent(over: Record<string, unknown> = {}): Obj {
   return {
-    apiVersion: 'events.orch.io/v1', kind: 'Event', metadata: { name: 'e1.abc', namespace: 'default' },
-    eventTime: '2024-05-01T10:00:00.000000Z', action: 'Binding', reason: 'Scheduled', type: 'Normal',
-    reportingController: 'orch.io/scheduler', reportingInstance: 'scheduler-1', note: 'assigned',
-    regarding: { kind: 'Pod', namespace: 'default', name: 'p', apiVersion: 'v1' }, ...over,
+    apiVersion: 'events.orch.io/v1',
+    kind: 'Event',
+    metadata: { name: 'e1.abc', namespace: 'default' },
+    eventTime: '2024-05-01T10:00:00.000000Z',
+    action: 'Binding',
+    reason: 'Scheduled',
+    type: 'Normal',
+    reportingController: 'orch.io/scheduler',
+    reportingInstance: 'scheduler-1',
+    note: 'assigned',
+    regarding: { kind: 'Pod', namespace: 'default', name: 'p', apiVersion: 'v1' },
+    ...over,
   };
 }
 
@@ -356,15 +511,35 @@ describe('events.orch.io/v1 Event validation on create', () => {
     ['reason has at most 128 characters', { reason: 'r'.repeat(129) }, ['reason:FieldValueInvalid:can have at most 128 characters']],
     ['type cannot be empty', { type: '' }, ['type:FieldValueInvalid:has invalid value: ']],
     ['type is Normal or Warning', { type: 'Fatal' }, ['type:FieldValueInvalid:has invalid value: Fatal']],
-    ['reportingController cannot be empty', { reportingController: '' }, ['reportingController:FieldValueRequired', 'reportingController:FieldValueInvalid:name part must be non-empty', 'reportingController:FieldValueInvalid:name part must consist']],
+    [
+      'reportingController cannot be empty',
+      { reportingController: '' },
+      [
+        'reportingController:FieldValueRequired',
+        'reportingController:FieldValueInvalid:name part must be non-empty',
+        'reportingController:FieldValueInvalid:name part must consist',
+      ],
+    ],
     ['reportingController is a qualified name', { reportingController: 'a/b/c' }, ['reportingController:FieldValueInvalid:a qualified name must consist']],
     ['reportingInstance cannot be empty', { reportingInstance: '' }, ['reportingInstance:FieldValueRequired']],
-    ['reportingInstance has at most 128 characters', { reportingInstance: 'i'.repeat(129) }, ['reportingInstance:FieldValueInvalid:can have at most 128 characters']],
+    [
+      'reportingInstance has at most 128 characters',
+      { reportingInstance: 'i'.repeat(129) },
+      ['reportingInstance:FieldValueInvalid:can have at most 128 characters'],
+    ],
     ['note has at most 1 kB', { note: 'n'.repeat(1025) }, ['message:FieldValueInvalid:can have at most 1024 characters']],
     ['note length counts bytes', { note: '\u00e9'.repeat(513) }, ['message:FieldValueInvalid:can have at most 1024 characters']],
-    ['series.count is at least 2', { series: { count: 1, lastObservedTime: '2024-05-01T10:00:00.000000Z' } }, ['series.count:FieldValueInvalid:should be at least 2']],
+    [
+      'series.count is at least 2',
+      { series: { count: 1, lastObservedTime: '2024-05-01T10:00:00.000000Z' } },
+      ['series.count:FieldValueInvalid:should be at least 2'],
+    ],
     ['series.lastObservedTime is required', { series: { count: 2 } }, ['series.lastObservedTime:FieldValueRequired']],
-    ['a cluster-scoped regarding needs the default or system namespace', { metadata: { name: 'e', namespace: 'team' }, regarding: { kind: 'Node', name: 'n1' } }, ['involvedObject.namespace:FieldValueInvalid:does not match event.namespace']],
+    [
+      'a cluster-scoped regarding needs the default or system namespace',
+      { metadata: { name: 'e', namespace: 'team' }, regarding: { kind: 'Node', name: 'n1' } },
+      ['involvedObject.namespace:FieldValueInvalid:does not match event.namespace'],
+    ],
     ['deprecatedCount must be unset', { deprecatedCount: 2 }, ['count:FieldValueInvalid:needs to be unset']],
     ['deprecatedFirstTimestamp must be unset', { deprecatedFirstTimestamp: '2024-05-01T10:00:00Z' }, ['firstTimestamp:FieldValueInvalid:needs to be unset']],
     ['deprecatedLastTimestamp must be unset', { deprecatedLastTimestamp: '2024-05-01T10:00:00Z' }, ['lastTimestamp:FieldValueInvalid:needs to be unset']],
@@ -397,7 +572,10 @@ describe('events.orch.io/v1 Event validation on create', () => {
 
   it('reports the qualified-name messages of upstream', () => {
     const [err] = create(newEvent({ reportingController: '-bad' }));
-    assert.equal(err?.detail, "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')");
+    assert.equal(
+      err?.detail,
+      "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+    );
   });
 });
 
@@ -422,7 +600,10 @@ describe('events.orch.io/v1 Event validation on update', () => {
   for (const [name, over, fields] of immutable) {
     it(`${name} is immutable`, () => {
       const errs = update(newEvent(over), old);
-      assert.deepEqual(errs.map((e) => `${e.field}:${e.detail}`), fields.map((f) => `${f}:field is immutable`));
+      assert.deepEqual(
+        errs.map((e) => `${e.field}:${e.detail}`),
+        fields.map((f) => `${f}:field is immutable`),
+      );
     });
   }
 
@@ -436,12 +617,15 @@ describe('events.orch.io/v1 Event validation on update', () => {
   it('lets the series change, and validates it when it does', () => {
     const withSeries = newEvent({ series: { count: 2, lastObservedTime: '2024-05-01T10:00:05.000000Z' } });
     assert.deepEqual(update(newEvent({ series: { count: 5, lastObservedTime: '2024-05-01T10:09:00.000000Z' } }), withSeries), []);
-    assert.deepEqual(brief(update(newEvent({ series: { count: 1, lastObservedTime: '2024-05-01T10:09:00.000000Z' } }), withSeries)), ['series.count:FieldValueInvalid:should be at least 2']);
+    assert.deepEqual(brief(update(newEvent({ series: { count: 1, lastObservedTime: '2024-05-01T10:09:00.000000Z' } }), withSeries)), [
+      'series.count:FieldValueInvalid:should be at least 2',
+    ]);
   });
 
   it('still applies the legacy rules to the new object', () => {
-    assert.deepEqual(brief(update(newEvent({ reportingInstance: 'i'.repeat(129) }), newEvent({ reportingInstance: 'i'.repeat(129) }))),
-      ['reportingInstance:FieldValueInvalid:can have at most 128 characters']);
+    assert.deepEqual(brief(update(newEvent({ reportingInstance: 'i'.repeat(129) }), newEvent({ reportingInstance: 'i'.repeat(129) }))), [
+      'reportingInstance:FieldValueInvalid:can have at most 128 characters',
+    ]);
   });
 });
 
@@ -449,13 +633,26 @@ describe('core v1 Event validation (legacy rules only)', () => {
   const v = (o: Obj) => brief(coreV1?.validate?.(o, ctx()) ?? []);
 
   it('accepts an old-style Event without eventTime, action, type or reporting fields', () => {
-    assert.deepEqual(v({ metadata: { name: 'p.1', namespace: 'default' }, involvedObject: { kind: 'Pod', namespace: 'default', name: 'p' }, reason: 'X', count: 3, source: { component: 'kubelet' } }), []);
+    assert.deepEqual(
+      v({
+        metadata: { name: 'p.1', namespace: 'default' },
+        involvedObject: { kind: 'Pod', namespace: 'default', name: 'p' },
+        reason: 'X',
+        count: 3,
+        source: { component: 'kubelet' },
+      }),
+      [],
+    );
   });
 
   it('requires the involved object namespace to match the Event namespace', () => {
-    assert.deepEqual(v({ metadata: { namespace: 'a' }, involvedObject: { namespace: 'b' } }), ['involvedObject.namespace:FieldValueInvalid:does not match event.namespace']);
+    assert.deepEqual(v({ metadata: { namespace: 'a' }, involvedObject: { namespace: 'b' } }), [
+      'involvedObject.namespace:FieldValueInvalid:does not match event.namespace',
+    ]);
     assert.deepEqual(v({ metadata: { namespace: 'default' }, involvedObject: { kind: 'Node', name: 'n' } }), []);
-    assert.deepEqual(v({ metadata: { namespace: 'a' }, involvedObject: { kind: 'Node', name: 'n' } }), ['involvedObject.namespace:FieldValueInvalid:does not match event.namespace']);
+    assert.deepEqual(v({ metadata: { namespace: 'a' }, involvedObject: { kind: 'Node', name: 'n' } }), [
+      'involvedObject.namespace:FieldValueInvalid:does not match event.namespace',
+    ]);
   });
 
   it('applies the new-style required fields once eventTime is set, but not the strict ones', () => {
@@ -465,7 +662,9 @@ describe('core v1 Event validation (legacy rules only)', () => {
   });
 
   it('requires a DNS-subdomain namespace', () => {
-    expectErrors(coreV1?.validate?.({ metadata: { namespace: 'Bad_NS' }, involvedObject: { namespace: 'Bad_NS' } }, ctx()) ?? [], ['namespace:FieldValueInvalid:a lowercase RFC 1123 subdomain']);
+    expectErrors(coreV1?.validate?.({ metadata: { namespace: 'Bad_NS' }, involvedObject: { namespace: 'Bad_NS' } }, ctx()) ?? [], [
+      'namespace:FieldValueInvalid:a lowercase RFC 1123 subdomain',
+    ]);
   });
 
   it('lets an update change any field', () => {

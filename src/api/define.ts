@@ -10,8 +10,8 @@ import { isPlainObject } from '../machinery/object.js';
 const UNBRANDED_GROUPS: ReadonlySet<string> = new Set(['', 'apps', 'autoscaling', 'batch', 'extensions', 'policy']);
 
 /** What a resource file states; the rest defaults (singular: lower-case kind, nameRule: subdomain). */
-export type ResourceSpec = Omit<ResourceDefinition, 'groupStem' | 'branded' | 'version' | 'singular' | 'nameRule'>
-  & Partial<Pick<ResourceDefinition, 'version' | 'singular' | 'nameRule'>>;
+export type ResourceSpec = Omit<ResourceDefinition, 'groupStem' | 'branded' | 'version' | 'singular' | 'nameRule'> &
+  Partial<Pick<ResourceDefinition, 'version' | 'singular' | 'nameRule'>>;
 
 /** A builder of definitions in one group at its served version; `branded` follows the group. */
 export function apiGroup(groupStem: string, version: string): (spec: ResourceSpec) => ResourceDefinition {

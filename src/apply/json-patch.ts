@@ -10,7 +10,10 @@ type Container = Record<string, unknown> | unknown[];
 function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   if (!pointer.startsWith('/')) throw badRequest(`the server rejected our request due to an error in our request: invalid JSON pointer "${pointer}"`);
-  return pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function isContainer(v: unknown): v is Container {
@@ -83,13 +86,31 @@ export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
     const path = parsePointer(String(op.path ?? ''));
     try {
       switch (op.op) {
-        case 'add': out = add(out, path, structuredClone(op.value)); break;
-        case 'remove': remove(out, path); break;
-        case 'replace': out = replace(out, path, structuredClone(op.value)); break;
-        case 'move': { const from = parsePointer(String(op.from ?? '')); const v = remove(out, from); out = add(out, path, v); break; }
-        case 'copy': { const from = parsePointer(String(op.from ?? '')); out = add(out, path, structuredClone(getAt(out, from))); break; }
-        case 'test': if (!deepEqual(getAt(out, path), op.value)) throw new Error(`testing value /${path.join('/')} failed`); break;
-        default: throw new Error(`Unexpected kind: ${String(op.op)}`);
+        case 'add':
+          out = add(out, path, structuredClone(op.value));
+          break;
+        case 'remove':
+          remove(out, path);
+          break;
+        case 'replace':
+          out = replace(out, path, structuredClone(op.value));
+          break;
+        case 'move': {
+          const from = parsePointer(String(op.from ?? ''));
+          const v = remove(out, from);
+          out = add(out, path, v);
+          break;
+        }
+        case 'copy': {
+          const from = parsePointer(String(op.from ?? ''));
+          out = add(out, path, structuredClone(getAt(out, from)));
+          break;
+        }
+        case 'test':
+          if (!deepEqual(getAt(out, path), op.value)) throw new Error(`testing value /${path.join('/')} failed`);
+          break;
+        default:
+          throw new Error(`Unexpected kind: ${String(op.op)}`);
       }
     } catch (e) {
       if (e instanceof StatusError) throw e;

@@ -33,14 +33,21 @@ export class RestClient {
   private open(method: string, path: string, body: unknown, contentType: string): Promise<IncomingMessage> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     return new Promise((resolve, reject) => {
-      const req = https.request({
-        agent: this.agent, host: this.url.hostname, port: this.url.port, method, path,
-        headers: {
-          accept: 'application/json',
-          'user-agent': this.cfg.userAgent ?? 'orch-controller-manager',
-          ...(payload ? { 'content-type': contentType, 'content-length': payload.length } : {}),
+      const req = https.request(
+        {
+          agent: this.agent,
+          host: this.url.hostname,
+          port: this.url.port,
+          method,
+          path,
+          headers: {
+            accept: 'application/json',
+            'user-agent': this.cfg.userAgent ?? 'orch-controller-manager',
+            ...(payload ? { 'content-type': contentType, 'content-length': payload.length } : {}),
+          },
         },
-      }, resolve);
+        resolve,
+      );
       req.on('error', reject);
       req.end(payload);
     });

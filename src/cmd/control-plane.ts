@@ -44,8 +44,13 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   const store = openStore(opts.storageBackend, dataDir);
   const stopCompactor = startCompactor(store, { intervalMs: opts.compactionIntervalMs ?? FIVE_MINUTES });
   const server = await startApiServer({
-    brand, store, bindAddress, port: opts.securePort ?? 6443,
-    certPem: serving.certPem, keyPem: serving.keyPem, clientCaPem: pki.caCertPem,
+    brand,
+    store,
+    bindAddress,
+    port: opts.securePort ?? 6443,
+    certPem: serving.certPem,
+    keyPem: serving.keyPem,
+    clientCaPem: pki.caCertPem,
     eventTtlMs: opts.eventTtlMs ?? 60 * 60 * 1000,
     shutdownDelayMs: opts.shutdownDelayMs ?? 0,
     livezGracePeriodMs: opts.livezGracePeriodMs ?? 0,
@@ -54,16 +59,31 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   const url = `https://${host.includes(':') ? `[${host}]` : host}:${server.port}`;
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
   await writeKubeconfig(kubeconfigPath, {
-    server: url, caPem: pki.caCertPem, clientCertPem: pki.adminCertPem, clientKeyPem: pki.adminKeyPem,
-    clusterName: brand.word === 'kube' ? 'kubernetes' : 'orch', userName: 'admin', contextName: brand.word === 'kube' ? 'kubernetes-admin' : 'orch-admin',
+    server: url,
+    caPem: pki.caCertPem,
+    clientCertPem: pki.adminCertPem,
+    clientKeyPem: pki.adminKeyPem,
+    clusterName: brand.word === 'kube' ? 'kubernetes' : 'orch',
+    userName: 'admin',
+    contextName: brand.word === 'kube' ? 'kubernetes-admin' : 'orch-admin',
   });
-  const client = new RestClient({ server: url, caPem: pki.caCertPem, certPem: pki.adminCertPem, keyPem: pki.adminKeyPem, userAgent: `${brand.word}-controller-manager` });
+  const client = new RestClient({
+    server: url,
+    caPem: pki.caCertPem,
+    certPem: pki.adminCertPem,
+    keyPem: pki.adminKeyPem,
+    userAgent: `${brand.word}-controller-manager`,
+  });
   const namespaceController = new NamespaceController({ client, finalizer: brand.namespaceFinalizer });
   if (opts.controllers !== false) namespaceController.start();
   let stopping: Promise<void> | undefined;
   return {
-    url, port: server.port, kubeconfigPath,
-    caPem: pki.caCertPem, adminCertPem: pki.adminCertPem, adminKeyPem: pki.adminKeyPem,
+    url,
+    port: server.port,
+    kubeconfigPath,
+    caPem: pki.caCertPem,
+    adminCertPem: pki.adminCertPem,
+    adminKeyPem: pki.adminKeyPem,
     stop() {
       stopping ??= (async () => {
         namespaceController.stop();

@@ -20,10 +20,13 @@ export async function runServer(cmd: Command, label: string, controllers: boolea
   console.log(`${label} ready at ${cp.url} (kubeconfig: ${kubeconfig.startsWith('..') ? cp.kubeconfigPath : kubeconfig})`);
   const stop = (signal: string) => {
     console.log(`${label}: ${signal} received, shutting down`);
-    cp.stop().then(() => process.exit(0), (e) => {
-      console.error(e);
-      process.exit(1);
-    });
+    cp.stop().then(
+      () => process.exit(0),
+      (e) => {
+        console.error(e);
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));

@@ -6,7 +6,10 @@
  */
 import type { RestClient, WatchEvent } from '../client/rest-client.js';
 
-interface NamespacedResource { path: string; name: string }
+interface NamespacedResource {
+  path: string;
+  name: string;
+}
 
 interface NamespaceObj {
   metadata: { name: string; resourceVersion?: string; deletionTimestamp?: string };
@@ -47,9 +50,15 @@ export class NamespaceController {
         const list = await this.opts.client.request<{ metadata: { resourceVersion: string }; items: NamespaceObj[] }>('GET', '/api/v1/namespaces');
         if (list.status !== 200) throw new Error(`list namespaces: HTTP ${list.status}`);
         for (const ns of list.body.items) this.observe(ns);
-        await this.opts.client.watch(`/api/v1/namespaces?watch=true&resourceVersion=${list.body.metadata.resourceVersion}`, (e: WatchEvent) => {
-          if (e.type === 'ADDED' || e.type === 'MODIFIED') this.observe(e.object as unknown as NamespaceObj);
-        }, (stop) => { this.stopWatch = stop; });
+        await this.opts.client.watch(
+          `/api/v1/namespaces?watch=true&resourceVersion=${list.body.metadata.resourceVersion}`,
+          (e: WatchEvent) => {
+            if (e.type === 'ADDED' || e.type === 'MODIFIED') this.observe(e.object as unknown as NamespaceObj);
+          },
+          (stop) => {
+            this.stopWatch = stop;
+          },
+        );
       } catch {
         if (this.stopped) return;
         await new Promise((r) => setTimeout(r, 500));
@@ -73,7 +82,11 @@ export class NamespaceController {
         this.queue.delete(name);
         const done = await this.finalize(name).catch(() => false);
         if (!done && !this.stopped) {
-          const t = setTimeout(() => { this.timers.delete(t); this.queue.add(name); void this.drain(); }, this.opts.retryMs ?? 1000);
+          const t = setTimeout(() => {
+            this.timers.delete(t);
+            this.queue.add(name);
+            void this.drain();
+          }, this.opts.retryMs ?? 1000);
           this.timers.add(t);
         }
       }

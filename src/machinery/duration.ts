@@ -1,6 +1,6 @@
 /** Go duration strings (`1h`, `5m30s`, `250ms`, `0`) as upstream flags accept them. */
 
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** Milliseconds of a Go duration; throws on malformed input. */
 export function parseDuration(text: string): number {

@@ -1,12 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  checkFieldSelector,
-  escapeFieldValue,
-  fieldSelectorMatcher,
-  parseFieldRequirements,
-  parseFieldSelector,
-} from './field-selector.js';
+import { checkFieldSelector, escapeFieldValue, fieldSelectorMatcher, parseFieldRequirements, parseFieldSelector } from './field-selector.js';
 import { StatusError } from './status.js';
 
 function rejection(fn: () => unknown): string {
@@ -66,12 +60,30 @@ test('escapes', () => {
 });
 
 test('parse errors carry upstream messages', () => {
-  assert.equal(rejection(() => parseFieldSelector('abc')), "invalid selector: 'abc'; can't understand 'abc'");
-  assert.equal(rejection(() => parseFieldSelector('a=b,cd')), "invalid selector: 'a=b,cd'; can't understand 'cd'");
-  assert.equal(rejection(() => parseFieldSelector('a=b=c')), 'invalid field selector: unescaped character in value: 61');
-  assert.equal(rejection(() => parseFieldSelector('a!==b')), 'invalid field selector: unescaped character in value: 61');
-  assert.equal(rejection(() => parseFieldSelector('a=b\\x')), 'invalid field selector: invalid escape sequence: \\x');
-  assert.equal(rejection(() => parseFieldSelector('a=b\\')), 'invalid field selector: invalid escape sequence: \\');
+  assert.equal(
+    rejection(() => parseFieldSelector('abc')),
+    "invalid selector: 'abc'; can't understand 'abc'",
+  );
+  assert.equal(
+    rejection(() => parseFieldSelector('a=b,cd')),
+    "invalid selector: 'a=b,cd'; can't understand 'cd'",
+  );
+  assert.equal(
+    rejection(() => parseFieldSelector('a=b=c')),
+    'invalid field selector: unescaped character in value: 61',
+  );
+  assert.equal(
+    rejection(() => parseFieldSelector('a!==b')),
+    'invalid field selector: unescaped character in value: 61',
+  );
+  assert.equal(
+    rejection(() => parseFieldSelector('a=b\\x')),
+    'invalid field selector: invalid escape sequence: \\x',
+  );
+  assert.equal(
+    rejection(() => parseFieldSelector('a=b\\')),
+    'invalid field selector: invalid escape sequence: \\',
+  );
 });
 
 test('checkFieldSelector', () => {

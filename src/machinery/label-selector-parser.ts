@@ -115,8 +115,7 @@ function tokenFor(s: string): Tok | undefined {
 }
 
 const isWhitespace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
-const isSpecial = (c: number): boolean =>
-  c === 0x3d || c === 0x21 || c === 0x28 || c === 0x29 || c === 0x2c || c === 0x3e || c === 0x3c;
+const isSpecial = (c: number): boolean => c === 0x3d || c === 0x21 || c === 0x28 || c === 0x29 || c === 0x2c || c === 0x3e || c === 0x3c;
 
 interface Item {
   tok: Tok;
@@ -240,13 +239,27 @@ class Parser {
     const opTok = this.consume(false);
     let op: LabelOperator;
     switch (opTok.tok) {
-      case Tok.In: op = 'in'; break;
-      case Tok.Equals: op = '='; break;
-      case Tok.DoubleEquals: op = '=='; break;
-      case Tok.GreaterThan: op = 'gt'; break;
-      case Tok.LessThan: op = 'lt'; break;
-      case Tok.NotIn: op = 'notin'; break;
-      case Tok.NotEquals: op = '!='; break;
+      case Tok.In:
+        op = 'in';
+        break;
+      case Tok.Equals:
+        op = '=';
+        break;
+      case Tok.DoubleEquals:
+        op = '==';
+        break;
+      case Tok.GreaterThan:
+        op = 'gt';
+        break;
+      case Tok.LessThan:
+        op = 'lt';
+        break;
+      case Tok.NotIn:
+        op = 'notin';
+        break;
+      case Tok.NotEquals:
+        op = '!=';
+        break;
       default:
         throw new SelectorSyntaxError(`found '${opTok.lit}', expected: ${BINARY_OPERATORS}`);
     }

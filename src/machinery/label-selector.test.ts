@@ -1,13 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  EVERYTHING,
-  labelSelectorFromObject,
-  labelSelectorFromSet,
-  NOTHING,
-  parseLabelSelector,
-  validateLabelSelector,
-} from './label-selector.js';
+import { EVERYTHING, labelSelectorFromObject, labelSelectorFromSet, NOTHING, parseLabelSelector, validateLabelSelector } from './label-selector.js';
 import { StatusError } from './status.js';
 
 const NAME_PART_MSG =

@@ -103,7 +103,6 @@ function compileRequirement(r: LabelRequirement): Test {
   }
 }
 
-
 function requirementText(r: LabelRequirement): string {
   const prefix = r.operator === '!' ? '!' : '';
   if (r.operator === 'exists' || r.operator === '!') return `${prefix}${r.key}`;
@@ -231,11 +230,7 @@ export interface LabelSelectorValidationOptions {
 }
 
 /** Upstream's ValidateLabelSelector: field errors under fldPath (e.g. `spec.selector`); none for null. */
-export function validateLabelSelector(
-  sel: LabelSelector | undefined | null,
-  fldPath: string,
-  opts: LabelSelectorValidationOptions = {},
-): FieldError[] {
+export function validateLabelSelector(sel: LabelSelector | undefined | null, fldPath: string, opts: LabelSelectorValidationOptions = {}): FieldError[] {
   if (sel === undefined || sel === null) return [];
   const errs = validateLabels(sel.matchLabels, `${fldPath}.matchLabels`);
   const exprs = sel.matchExpressions ?? [];
@@ -246,11 +241,7 @@ export function validateLabelSelector(
 }
 
 /** Upstream's ValidateLabelSelectorRequirement. */
-export function validateLabelSelectorRequirement(
-  sr: LabelSelectorRequirement,
-  fldPath: string,
-  opts: LabelSelectorValidationOptions = {},
-): FieldError[] {
+export function validateLabelSelectorRequirement(sr: LabelSelectorRequirement, fldPath: string, opts: LabelSelectorValidationOptions = {}): FieldError[] {
   const errs: FieldError[] = [];
   const values = sr.values ?? [];
   switch (sr.operator) {

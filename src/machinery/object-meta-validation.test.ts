@@ -70,10 +70,7 @@ test('namespace required for namespaced, forbidden for cluster-scoped', () => {
 });
 
 test('generation, labels and annotations', () => {
-  const errs = validateObjectMeta(
-    { name: 'a', generation: -1, labels: { 'a/b/c': 'x' }, annotations: { 'bad key': 'v' } },
-    cluster,
-  );
+  const errs = validateObjectMeta({ name: 'a', generation: -1, labels: { 'a/b/c': 'x' }, annotations: { 'bad key': 'v' } }, cluster);
   assert.deepEqual(
     errs.map((e) => [e.field, fieldErrorBody(e)]),
     [
@@ -107,7 +104,10 @@ test('finalizers', () => {
     errs.map((e) => [e.field, fieldErrorBody(e)]),
     [
       ['metadata.finalizers', `Invalid value: "-bad": ${NAME_PART_MSG}`],
-      ['metadata.finalizers', 'Invalid value: ["orphan","foregroundDeletion","my-finalizer","example.com/ok","-bad"]: finalizer orphan and foregroundDeletion cannot be both set'],
+      [
+        'metadata.finalizers',
+        'Invalid value: ["orphan","foregroundDeletion","my-finalizer","example.com/ok","-bad"]: finalizer orphan and foregroundDeletion cannot be both set',
+      ],
       ['metadata.finalizers[2]', 'Invalid value: "my-finalizer": name is neither a standard finalizer name nor is it fully qualified'],
       ['metadata.finalizers[4]', 'Invalid value: "-bad": name is neither a standard finalizer name nor is it fully qualified'],
     ],
@@ -145,7 +145,13 @@ test('owner references', () => {
 
 test('managed fields', () => {
   const errs = validateObjectMeta(
-    { name: 'a', managedFields: [{ manager: 'ok', operation: 'Apply', fieldsType: 'FieldsV1' }, { manager: 'a\tb', operation: 'Patch', fieldsType: 'X' }] },
+    {
+      name: 'a',
+      managedFields: [
+        { manager: 'ok', operation: 'Apply', fieldsType: 'FieldsV1' },
+        { manager: 'a\tb', operation: 'Patch', fieldsType: 'X' },
+      ],
+    },
     cluster,
   );
   assert.deepEqual(
@@ -175,7 +181,15 @@ test('update: unchanged metadata is valid', () => {
 
 test('update: immutable fields, resourceVersion and generation', () => {
   const errs = validateObjectMetaUpdate(
-    { name: 'b', namespace: 'other', uid: 'u2', generation: 1, creationTimestamp: '2025-01-01T00:00:00Z', deletionTimestamp: '2025-01-01T00:00:00Z', deletionGracePeriodSeconds: 30 },
+    {
+      name: 'b',
+      namespace: 'other',
+      uid: 'u2',
+      generation: 1,
+      creationTimestamp: '2025-01-01T00:00:00Z',
+      deletionTimestamp: '2025-01-01T00:00:00Z',
+      deletionGracePeriodSeconds: 30,
+    },
     old,
   );
   assert.deepEqual(

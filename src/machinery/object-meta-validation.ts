@@ -101,11 +101,7 @@ export function validateObjectMeta(meta: ObjectMeta, rules: ObjectMetaRules): Fi
  * in for unconditional updates before validating); generation may not go down; no new finalizers
  * once deleting. generateName may change, as upstream allows.
  */
-export function validateObjectMetaUpdate(
-  newMeta: ObjectMeta,
-  oldMeta: ObjectMeta,
-  rules: Pick<ObjectMetaRules, 'standardFinalizers'> = {},
-): FieldError[] {
+export function validateObjectMetaUpdate(newMeta: ObjectMeta, oldMeta: ObjectMeta, rules: Pick<ObjectMetaRules, 'standardFinalizers'> = {}): FieldError[] {
   const errs: FieldError[] = [];
   if (oldMeta.deletionTimestamp !== undefined && oldMeta.deletionTimestamp !== null) {
     errs.push(...validateNoNewFinalizers(newMeta.finalizers, oldMeta.finalizers, 'metadata.finalizers'));
@@ -184,9 +180,7 @@ export function validateFinalizers(finalizers: readonly string[] | undefined | n
     if (f === FINALIZER_DELETE_DEPENDENTS) foreground = true;
   }
   if (orphan && foreground) {
-    errs.push(
-      invalid(fldPath, [...finalizers], `finalizer ${FINALIZER_ORPHAN_DEPENDENTS} and ${FINALIZER_DELETE_DEPENDENTS} cannot be both set`),
-    );
+    errs.push(invalid(fldPath, [...finalizers], `finalizer ${FINALIZER_ORPHAN_DEPENDENTS} and ${FINALIZER_DELETE_DEPENDENTS} cannot be both set`));
   }
   return errs;
 }
@@ -212,9 +206,7 @@ export function validateNoNewFinalizers(
   const old = new Set(oldFinalizers ?? []);
   const extra = [...new Set((newFinalizers ?? []).filter((f) => !old.has(f)))].sort();
   if (extra.length === 0) return [];
-  return [
-    forbiddenField(fldPath, `no new finalizers can be added if the object is being deleted, found new finalizers ${goStringSlice(extra)}`),
-  ];
+  return [forbiddenField(fldPath, `no new finalizers can be added if the object is being deleted, found new finalizers ${goStringSlice(extra)}`)];
 }
 
 /** Upstream's ValidateOwnerReferences: required parts, no Event owners, at most one controller. */
@@ -227,11 +219,7 @@ export function validateOwnerReferences(refs: readonly OwnerReference[] | undefi
     if (ref.controller === true) {
       if (controllerName !== '') {
         errs.push(
-          invalid(
-            fldPath,
-            refs,
-            `Only one reference can have Controller set to true. Found "true" in references for ${controllerName} and ${str(ref.name)}`,
-          ),
+          invalid(fldPath, refs, `Only one reference can have Controller set to true. Found "true" in references for ${controllerName} and ${str(ref.name)}`),
         );
       } else controllerName = str(ref.name);
     }

@@ -3,12 +3,24 @@ import { test } from 'node:test';
 import { generateName, NAME_ALPHABET } from './random-name.js';
 
 test('appends five characters from the alphabet', () => {
-  assert.equal(generateName('web-', () => 0), 'web-bbbbb');
-  assert.equal(generateName('web-', () => 0.9999999), 'web-99999');
-  assert.equal(generateName('', () => 1), '99999'); // a source returning 1 stays in range
+  assert.equal(
+    generateName('web-', () => 0),
+    'web-bbbbb',
+  );
+  assert.equal(
+    generateName('web-', () => 0.9999999),
+    'web-99999',
+  );
+  assert.equal(
+    generateName('', () => 1),
+    '99999',
+  ); // a source returning 1 stays in range
   const seq = [0, 1 / 27, 2 / 27, 3 / 27, 26 / 27];
   let i = 0;
-  assert.equal(generateName('x-', () => seq[i++]), 'x-bcdf9');
+  assert.equal(
+    generateName('x-', () => seq[i++]),
+    'x-bcdf9',
+  );
 });
 
 test('truncates the base so the name fits 63 characters', () => {

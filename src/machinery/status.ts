@@ -4,12 +4,31 @@
  */
 
 export type StatusReason =
-  | 'BadRequest' | 'Unauthorized' | 'Forbidden' | 'NotFound' | 'AlreadyExists' | 'Conflict'
-  | 'Gone' | 'Expired' | 'Invalid' | 'ServerTimeout' | 'Timeout' | 'TooManyRequests'
-  | 'MethodNotAllowed' | 'NotAcceptable' | 'RequestEntityTooLarge' | 'UnsupportedMediaType'
-  | 'InternalError' | 'ServiceUnavailable' | '';
+  | 'BadRequest'
+  | 'Unauthorized'
+  | 'Forbidden'
+  | 'NotFound'
+  | 'AlreadyExists'
+  | 'Conflict'
+  | 'Gone'
+  | 'Expired'
+  | 'Invalid'
+  | 'ServerTimeout'
+  | 'Timeout'
+  | 'TooManyRequests'
+  | 'MethodNotAllowed'
+  | 'NotAcceptable'
+  | 'RequestEntityTooLarge'
+  | 'UnsupportedMediaType'
+  | 'InternalError'
+  | 'ServiceUnavailable'
+  | '';
 
-export interface StatusCause { reason?: string; message?: string; field?: string }
+export interface StatusCause {
+  reason?: string;
+  message?: string;
+  field?: string;
+}
 
 export interface StatusDetails {
   name?: string;
@@ -50,7 +69,10 @@ export class StatusError extends Error {
 }
 
 /** What a resource is called in messages: `configmaps` or `deployments.apps`. */
-export interface GroupResource { group: string; resource: string }
+export interface GroupResource {
+  group: string;
+  resource: string;
+}
 
 export function qualifiedResource(gr: GroupResource): string {
   return gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`;
@@ -97,7 +119,11 @@ export function unauthorized(): StatusError {
 }
 
 export function unsupportedMediaType(accepted: string[]): StatusError {
-  return new StatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
+  return new StatusError(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+  );
 }
 
 export function notAcceptable(supported: string[]): StatusError {
@@ -123,10 +149,22 @@ export function serviceUnavailable(message: string): StatusError {
 
 // ---- field errors (apimachinery/pkg/util/validation/field) ----
 
-export type FieldErrorType = 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueTooLong' | 'FieldValueNotSupported' | 'FieldValueDuplicate' | 'FieldValueTooMany';
+export type FieldErrorType =
+  | 'FieldValueRequired'
+  | 'FieldValueInvalid'
+  | 'FieldValueForbidden'
+  | 'FieldValueTooLong'
+  | 'FieldValueNotSupported'
+  | 'FieldValueDuplicate'
+  | 'FieldValueTooMany';
 
 /** One validation failure at a field path, rendered as upstream's field.Error. */
-export interface FieldError { type: FieldErrorType; field: string; value?: unknown; detail?: string }
+export interface FieldError {
+  type: FieldErrorType;
+  field: string;
+  value?: unknown;
+  detail?: string;
+}
 
 function renderValue(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
@@ -138,21 +176,38 @@ function renderValue(v: unknown): string {
 /** Upstream's `field.Error.ErrorBody()`: the message without the field path. */
 export function fieldErrorBody(e: FieldError): string {
   switch (e.type) {
-    case 'FieldValueRequired': return e.detail ? `Required value: ${e.detail}` : 'Required value';
-    case 'FieldValueForbidden': return e.detail ? `Forbidden: ${e.detail}` : 'Forbidden';
-    case 'FieldValueTooLong': return e.detail ? `Too long: ${e.detail}` : 'Too long';
-    case 'FieldValueTooMany': return e.detail ? `Too many: ${e.detail}` : 'Too many';
-    case 'FieldValueDuplicate': return `Duplicate value: ${renderValue(e.value)}`;
-    case 'FieldValueNotSupported': return `Unsupported value: ${renderValue(e.value)}${e.detail ? `: ${e.detail}` : ''}`;
-    default: return `Invalid value: ${renderValue(e.value)}${e.detail ? `: ${e.detail}` : ''}`;
+    case 'FieldValueRequired':
+      return e.detail ? `Required value: ${e.detail}` : 'Required value';
+    case 'FieldValueForbidden':
+      return e.detail ? `Forbidden: ${e.detail}` : 'Forbidden';
+    case 'FieldValueTooLong':
+      return e.detail ? `Too long: ${e.detail}` : 'Too long';
+    case 'FieldValueTooMany':
+      return e.detail ? `Too many: ${e.detail}` : 'Too many';
+    case 'FieldValueDuplicate':
+      return `Duplicate value: ${renderValue(e.value)}`;
+    case 'FieldValueNotSupported':
+      return `Unsupported value: ${renderValue(e.value)}${e.detail ? `: ${e.detail}` : ''}`;
+    default:
+      return `Invalid value: ${renderValue(e.value)}${e.detail ? `: ${e.detail}` : ''}`;
   }
 }
 
 export const required = (field: string, detail?: string): FieldError => ({ type: 'FieldValueRequired', field, detail });
 export const invalid = (field: string, value: unknown, detail?: string): FieldError => ({ type: 'FieldValueInvalid', field, value, detail });
 export const forbiddenField = (field: string, detail?: string): FieldError => ({ type: 'FieldValueForbidden', field, detail });
-export const tooLong = (field: string, value: unknown, max: number): FieldError => ({ type: 'FieldValueTooLong', field, value, detail: `may not be longer than ${max}` });
-export const notSupported = (field: string, value: unknown, valid: string[]): FieldError => ({ type: 'FieldValueNotSupported', field, value, detail: `supported values: ${valid.map((v) => JSON.stringify(v)).join(', ')}` });
+export const tooLong = (field: string, value: unknown, max: number): FieldError => ({
+  type: 'FieldValueTooLong',
+  field,
+  value,
+  detail: `may not be longer than ${max}`,
+});
+export const notSupported = (field: string, value: unknown, valid: string[]): FieldError => ({
+  type: 'FieldValueNotSupported',
+  field,
+  value,
+  detail: `supported values: ${valid.map((v) => JSON.stringify(v)).join(', ')}`,
+});
 export const duplicate = (field: string, value: unknown): FieldError => ({ type: 'FieldValueDuplicate', field, value });
 
 /** 422 Invalid for a kind/name with its field errors, as upstream's errors.NewInvalid. */

@@ -117,8 +117,7 @@ export function emptyError(): string {
 const QNAME_CHAR = '[A-Za-z0-9]';
 const QNAME_EXT_CHAR = '[-A-Za-z0-9_.]';
 const QUALIFIED_NAME_FMT = `(${QNAME_CHAR}${QNAME_EXT_CHAR}*)?${QNAME_CHAR}`;
-const QUALIFIED_NAME_ERR =
-  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const QUALIFIED_NAME_ERR = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 export const QUALIFIED_NAME_MAX_LENGTH = 63;
 const QUALIFIED_NAME_RE = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
 
@@ -236,19 +235,16 @@ export function maskTrailingDash(name: string): string {
 }
 
 /** Upstream's NameIsDNSSubdomain. */
-export const nameIsDNSSubdomain: ValidateNameFunc = (name, prefix) =>
-  isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
+export const nameIsDNSSubdomain: ValidateNameFunc = (name, prefix) => isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
 
 /** Upstream's NameIsDNSLabel (also ValidateNamespaceName). */
 export const nameIsDNSLabel: ValidateNameFunc = (name, prefix) => isDNS1123Label(prefix ? maskTrailingDash(name) : name);
 
 /** Upstream's NameIsDNS1035Label (Services). */
-export const nameIsDNS1035Label: ValidateNameFunc = (name, prefix) =>
-  isDNS1035Label(prefix ? maskTrailingDash(name) : name);
+export const nameIsDNS1035Label: ValidateNameFunc = (name, prefix) => isDNS1035Label(prefix ? maskTrailingDash(name) : name);
 
 /** Upstream's path.ValidatePathSegmentName (RBAC objects and other path-only names). */
-export const validatePathSegmentName: ValidateNameFunc = (name, prefix) =>
-  prefix ? isValidPathSegmentPrefix(name) : isValidPathSegmentName(name);
+export const validatePathSegmentName: ValidateNameFunc = (name, prefix) => (prefix ? isValidPathSegmentPrefix(name) : isValidPathSegmentName(name));
 
 // ---- field-level helpers (apis/meta/v1/validation) ----
 

@@ -147,10 +147,7 @@ async function createCa(x509: typeof X509): Promise<Ca> {
     keys,
     extensions: [
       new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(
-        x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature,
-        true,
-      ),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
@@ -176,9 +173,7 @@ function createServing(x509: typeof X509, ca: Ca, opts: CertificateOptions): Pro
     ...unique(opts.hosts).map((value) => ({ type: 'dns' as const, value })),
     ...unique(opts.ips).map((value) => ({ type: 'ip' as const, value })),
   ];
-  return issueLeaf(x509, ca, [{ CN: [SERVER_COMMON_NAME] }], x509.ExtendedKeyUsage.serverAuth, [
-    new x509.SubjectAlternativeNameExtension(names, false),
-  ]);
+  return issueLeaf(x509, ca, [{ CN: [SERVER_COMMON_NAME] }], x509.ExtendedKeyUsage.serverAuth, [new x509.SubjectAlternativeNameExtension(names, false)]);
 }
 
 function createAdmin(x509: typeof X509, ca: Ca): Promise<Issued> {
@@ -186,13 +181,7 @@ function createAdmin(x509: typeof X509, ca: Ca): Promise<Issued> {
   return issueLeaf(x509, ca, [{ O: [ADMIN_GROUP] }, { CN: [ADMIN_USER] }], x509.ExtendedKeyUsage.clientAuth, []);
 }
 
-async function issueLeaf(
-  x509: typeof X509,
-  ca: Ca,
-  subject: X509.JsonName,
-  usage: X509.ExtendedKeyUsage,
-  extra: X509.Extension[],
-): Promise<Issued> {
+async function issueLeaf(x509: typeof X509, ca: Ca, subject: X509.JsonName, usage: X509.ExtendedKeyUsage, extra: X509.Extension[]): Promise<Issued> {
   const keys = await generateKeys();
   const now = Date.now();
   const cert = await x509.X509CertificateGenerator.create({

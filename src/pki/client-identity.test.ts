@@ -32,16 +32,13 @@ describe('mutual TLS with the generated certificates', () => {
     pki = await ensureCertificates(dir, { hosts: ['localhost'], ips: ['127.0.0.1', '::1'] });
     // requestCert without rejectUnauthorized: like kube-apiserver, anonymous clients still
     // connect and are told apart by socket.authorized.
-    server = createServer(
-      { cert: pki.serverCertPem, key: pki.serverKeyPem, ca: pki.caCertPem, requestCert: true, rejectUnauthorized: false },
-      (req, res) => {
-        const socket = req.socket as TLSSocket;
-        const cert = socket.getPeerCertificate();
-        const identity = socket.authorized ? identityFromCertificate(cert) : null;
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ authorized: socket.authorized, identity }));
-      },
-    );
+    server = createServer({ cert: pki.serverCertPem, key: pki.serverKeyPem, ca: pki.caCertPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
+      const socket = req.socket as TLSSocket;
+      const cert = socket.getPeerCertificate();
+      const identity = socket.authorized ? identityFromCertificate(cert) : null;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ authorized: socket.authorized, identity }));
+    });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     port = (server.address() as AddressInfo).port;
@@ -53,15 +50,12 @@ describe('mutual TLS with the generated certificates', () => {
 
   function get(opts: { cert?: string; key?: string; servername?: string }): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      const req = request(
-        { host: '127.0.0.1', port, path: '/', ca: pki.caCertPem, agent: false, ...opts },
-        (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => (body += c));
-          res.on('end', () => resolve(JSON.parse(body)));
-        },
-      );
+      const req = request({ host: '127.0.0.1', port, path: '/', ca: pki.caCertPem, agent: false, ...opts }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve(JSON.parse(body)));
+      });
       req.on('error', reject);
       req.end();
     });

@@ -33,11 +33,7 @@ test('writeKubeconfig embeds credentials and selects the context', async () => {
   assert.equal(doc.apiVersion, 'v1');
   assert.equal(doc.kind, 'Config');
   assert.equal(doc['current-context'], 'admin@orch');
-  assert.deepEqual(doc.clusters, [
-    { name: 'orch', cluster: { server: 'https://127.0.0.1:6443', 'certificate-authority-data': b64(caPem) } },
-  ]);
-  assert.deepEqual(doc.users, [
-    { name: 'admin', user: { 'client-certificate-data': b64(clientCertPem), 'client-key-data': b64(clientKeyPem) } },
-  ]);
+  assert.deepEqual(doc.clusters, [{ name: 'orch', cluster: { server: 'https://127.0.0.1:6443', 'certificate-authority-data': b64(caPem) } }]);
+  assert.deepEqual(doc.users, [{ name: 'admin', user: { 'client-certificate-data': b64(clientCertPem), 'client-key-data': b64(clientKeyPem) } }]);
   assert.deepEqual(doc.contexts, [{ name: 'admin@orch', context: { cluster: 'orch', user: 'admin' } }]);
 });

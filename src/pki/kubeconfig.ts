@@ -21,9 +21,7 @@ export function kubeconfigDocument(opts: KubeconfigOptions): Record<string, unkn
     apiVersion: 'v1',
     kind: 'Config',
     preferences: {},
-    clusters: [
-      { name: opts.clusterName, cluster: { server: opts.server, 'certificate-authority-data': b64(opts.caPem) } },
-    ],
+    clusters: [{ name: opts.clusterName, cluster: { server: opts.server, 'certificate-authority-data': b64(opts.caPem) } }],
     users: [
       {
         name: opts.userName,

@@ -32,11 +32,15 @@ export async function bootstrapNamespaces(registry: Registry): Promise<void> {
 export async function bootstrapPriorityClasses(registry: Registry): Promise<void> {
   const group = registry.brand.group('scheduling', true);
   await ensure(registry, group, 'priorityclasses', {
-    metadata: { name: 'system-node-critical' }, value: 2000001000, globalDefault: false,
+    metadata: { name: 'system-node-critical' },
+    value: 2000001000,
+    globalDefault: false,
     description: 'Used for system critical pods that must not be moved from their current node.',
   });
   await ensure(registry, group, 'priorityclasses', {
-    metadata: { name: 'system-cluster-critical' }, value: 2000000000, globalDefault: false,
+    metadata: { name: 'system-cluster-critical' },
+    value: 2000000000,
+    globalDefault: false,
     description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
   });
 }

@@ -23,7 +23,10 @@ function lastWriteFromObject(value: Uint8Array): number | undefined {
     const meta = (o.metadata ?? {}) as Record<string, unknown>;
     const series = (o.series ?? {}) as Record<string, unknown>;
     const candidates = [o.lastTimestamp, series.lastObservedTime, o.eventTime, o.firstTimestamp, meta.creationTimestamp];
-    const times = candidates.filter((c): c is string => typeof c === 'string').map((c) => Date.parse(c)).filter((t) => !Number.isNaN(t));
+    const times = candidates
+      .filter((c): c is string => typeof c === 'string')
+      .map((c) => Date.parse(c))
+      .filter((t) => !Number.isNaN(t));
     return times.length > 0 ? Math.max(...times) : undefined;
   } catch {
     return undefined;

@@ -10,8 +10,15 @@ import type { Obj, ObjectMeta } from '../machinery/object.js';
 import { isPlainObject, metaOf, rfc3339 } from '../machinery/object.js';
 import { deepEqual } from '../machinery/deep-equal.js';
 import {
-  alreadyExists, badRequest, conflict, invalidObject, notFound, successStatus, type StatusError,
-  type FieldError, type Status,
+  alreadyExists,
+  badRequest,
+  conflict,
+  invalidObject,
+  notFound,
+  successStatus,
+  type StatusError,
+  type FieldError,
+  type Status,
 } from '../machinery/status.js';
 import { standardFinalizers, validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaRules } from '../machinery/object-meta-validation.js';
 import { generateName } from '../machinery/random-name.js';
@@ -31,7 +38,10 @@ const ENCODED_MEMO_LIMIT = 4096;
 
 export type UpdateTransform = (current: Obj) => Obj | Promise<Obj>;
 
-export interface UpdateResult { obj: Obj; created: boolean }
+export interface UpdateResult {
+  obj: Obj;
+  created: boolean;
+}
 export type DeleteResult = { removed: true; status: Status; obj: Obj } | { removed: false; obj: Obj };
 
 export class GenericStore {
@@ -109,15 +119,14 @@ export class GenericStore {
 
     const generating = (meta.name === undefined || meta.name === '') && typeof meta.generateName === 'string' && meta.generateName !== '';
     if (generating) meta.name = generateName(meta.generateName as string);
-    const errs = [
-      ...validateObjectMeta(meta, this.metaRules),
-      ...(this.info.def.strategy?.validate?.(obj, this.strategyContext(ctx)) ?? []),
-    ];
+    const errs = [...validateObjectMeta(meta, this.metaRules), ...(this.info.def.strategy?.validate?.(obj, this.strategyContext(ctx)) ?? [])];
     if (errs.length > 0) throw this.invalid(meta.name ?? '', errs);
     await opts.admit?.(obj, undefined);
     if (opts.dryRun) {
       // A dry run answers what the write would: AlreadyExists for a taken name (upstream's DryRunnableStorage).
-      const existing = await this.store.get(this.key(namespace, meta.name as string)).catch((e) => toStatusError(e, this.info.groupResource, meta.name as string));
+      const existing = await this.store
+        .get(this.key(namespace, meta.name as string))
+        .catch((e) => toStatusError(e, this.info.groupResource, meta.name as string));
       if (existing) throw alreadyExists(this.info.groupResource, meta.name as string);
       return obj;
     }
@@ -246,7 +255,7 @@ export class GenericStore {
     const errs = [
       ...validateObjectMeta(nextMeta, this.metaRules),
       ...validateObjectMetaUpdate(nextMeta, curMeta, this.metaRules),
-      ...(strategy?.validateUpdate ? strategy.validateUpdate(next, current, sctx) : strategy?.validate?.(next, sctx) ?? []),
+      ...(strategy?.validateUpdate ? strategy.validateUpdate(next, current, sctx) : (strategy?.validate?.(next, sctx) ?? [])),
     ];
     if (errs.length > 0) throw this.invalid(name, errs);
     return next;
@@ -314,6 +323,10 @@ function checkPreconditions(info: ResourceInfo, name: string, meta: ObjectMeta, 
     throw conflict(info.groupResource, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`);
   }
   if (pre.resourceVersion !== undefined && pre.resourceVersion !== meta.resourceVersion) {
-    throw conflict(info.groupResource, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`);
+    throw conflict(
+      info.groupResource,
+      name,
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
+    );
   }
 }

@@ -12,7 +12,11 @@ import type { Selection } from './selection.js';
 import type { GenericStore } from './generic-store.js';
 import { toStatusError } from './storage-errors.js';
 
-interface ContinueToken { v: string; rv: number; start: string }
+interface ContinueToken {
+  v: string;
+  rv: number;
+  start: string;
+}
 
 /** The opaque continue token: base64 of upstream's `{"v","rv","start"}` shape. */
 export function encodeContinue(metaVersion: string, rv: number, start: string): string {
@@ -43,8 +47,13 @@ export const EXPIRED_CONTINUE_MESSAGE =
 
 /** Reads one list (or one chunk of it) under the given options. */
 export async function listObjects(
-  registry: GenericStore, store: Store, info: ResourceInfo, namespace: string,
-  opts: ListOptions, selection: Selection, metaVersion: string,
+  registry: GenericStore,
+  store: Store,
+  info: ResourceInfo,
+  namespace: string,
+  opts: ListOptions,
+  selection: Selection,
+  metaVersion: string,
 ): Promise<ObjList> {
   const prefix = listPrefix(info, namespace);
   const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : 0;
@@ -65,7 +74,11 @@ export async function listObjects(
   for (;;) {
     let res: RangeResult;
     try {
-      res = await store.range(prefix, { revision: revision || undefined, startKey, limit: limit > 0 ? Math.max(limit - items.length, 1) + (selection.everything ? 0 : 64) : 0 });
+      res = await store.range(prefix, {
+        revision: revision || undefined,
+        startKey,
+        limit: limit > 0 ? Math.max(limit - items.length, 1) + (selection.everything ? 0 : 64) : 0,
+      });
     } catch (e) {
       if (e instanceof StoreError && e.code === 'Compacted' && opts.continue) throw gone(EXPIRED_CONTINUE_MESSAGE);
       toStatusError(e, info.groupResource, '');

@@ -19,7 +19,11 @@ export class Registry {
   readonly resources: ResourceInfo[];
   readonly groups: GroupVersions[];
 
-  constructor(defs: readonly ResourceDefinition[], readonly brand: Brand, readonly store: Store) {
+  constructor(
+    defs: readonly ResourceDefinition[],
+    readonly brand: Brand,
+    readonly store: Store,
+  ) {
     this.resources = defs.map((d) => resolveResource(d, brand));
     const groups = new Map<string, Set<string>>();
     const prefixes = new Map<string, ResourceInfo>();

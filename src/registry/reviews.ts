@@ -27,11 +27,30 @@ function attributesOf(spec: Spec, user: UserInfo): Attributes {
   const nra = isPlainObject(spec.nonResourceAttributes) ? spec.nonResourceAttributes : undefined;
   if (ra) {
     return {
-      user, verb: str(ra.verb), isResourceRequest: true, path: '', namespace: str(ra.namespace),
-      apiGroup: str(ra.group), apiVersion: str(ra.version), resource: str(ra.resource), subresource: str(ra.subresource), name: str(ra.name),
+      user,
+      verb: str(ra.verb),
+      isResourceRequest: true,
+      path: '',
+      namespace: str(ra.namespace),
+      apiGroup: str(ra.group),
+      apiVersion: str(ra.version),
+      resource: str(ra.resource),
+      subresource: str(ra.subresource),
+      name: str(ra.name),
     };
   }
-  return { user, verb: str(nra?.verb), isResourceRequest: false, path: str(nra?.path), namespace: '', apiGroup: '', apiVersion: '', resource: '', subresource: '', name: '' };
+  return {
+    user,
+    verb: str(nra?.verb),
+    isResourceRequest: false,
+    path: str(nra?.path),
+    namespace: '',
+    apiGroup: '',
+    apiVersion: '',
+    resource: '',
+    subresource: '',
+    name: '',
+  };
 }
 
 function accessStatus(deps: ReviewDeps, spec: Spec, user: UserInfo): Record<string, unknown> {
@@ -46,8 +65,20 @@ function validateAttributes(info: ResourceInfo, spec: Spec, name: string): void 
   const errs: FieldError[] = [];
   const hasRa = isPlainObject(spec.resourceAttributes);
   const hasNra = isPlainObject(spec.nonResourceAttributes);
-  if (hasRa && hasNra) errs.push({ type: 'FieldValueInvalid', field: 'spec.nonResourceAttributes', value: spec.nonResourceAttributes, detail: 'cannot be specified in combination with resourceAttributes' });
-  if (!hasRa && !hasNra) errs.push({ type: 'FieldValueInvalid', field: 'spec.resourceAttributes', value: null, detail: 'exactly one of nonResourceAttributes or resourceAttributes must be specified' });
+  if (hasRa && hasNra)
+    errs.push({
+      type: 'FieldValueInvalid',
+      field: 'spec.nonResourceAttributes',
+      value: spec.nonResourceAttributes,
+      detail: 'cannot be specified in combination with resourceAttributes',
+    });
+  if (!hasRa && !hasNra)
+    errs.push({
+      type: 'FieldValueInvalid',
+      field: 'spec.resourceAttributes',
+      value: null,
+      detail: 'exactly one of nonResourceAttributes or resourceAttributes must be specified',
+    });
   if (errs.length) throw invalidObject(info.kind, info.group, name, errs);
 }
 
@@ -64,9 +95,16 @@ export function review(info: ResourceInfo, deps: ReviewDeps, ctx: RequestContext
     case 'SubjectAccessReview': {
       validateAttributes(info, spec, name);
       if (str(spec.user) === '' && !Array.isArray(spec.groups)) {
-        throw invalidObject(info.kind, info.group, name, [{ type: 'FieldValueInvalid', field: 'spec.user', value: '', detail: 'at least one of user or group must be specified' }]);
+        throw invalidObject(info.kind, info.group, name, [
+          { type: 'FieldValueInvalid', field: 'spec.user', value: '', detail: 'at least one of user or group must be specified' },
+        ]);
       }
-      const user: UserInfo = { name: str(spec.user), uid: str(spec.uid), groups: Array.isArray(spec.groups) ? spec.groups.map(String) : [], extra: isPlainObject(spec.extra) ? spec.extra as Record<string, string[]> : undefined };
+      const user: UserInfo = {
+        name: str(spec.user),
+        uid: str(spec.uid),
+        groups: Array.isArray(spec.groups) ? spec.groups.map(String) : [],
+        extra: isPlainObject(spec.extra) ? (spec.extra as Record<string, string[]>) : undefined,
+      };
       out.status = accessStatus(deps, spec, user);
       return out;
     }
@@ -74,7 +112,9 @@ export function review(info: ResourceInfo, deps: ReviewDeps, ctx: RequestContext
       validateAttributes(info, spec, name);
       const ra = isPlainObject(spec.resourceAttributes) ? spec.resourceAttributes : undefined;
       if (ra && str(ra.namespace) !== namespace) {
-        throw invalidObject(info.kind, info.group, name, [{ type: 'FieldValueInvalid', field: 'spec.resourceAttributes.namespace', value: str(ra.namespace), detail: 'must match metadata.namespace' }]);
+        throw invalidObject(info.kind, info.group, name, [
+          { type: 'FieldValueInvalid', field: 'spec.resourceAttributes.namespace', value: str(ra.namespace), detail: 'must match metadata.namespace' },
+        ]);
       }
       const user: UserInfo = { name: str(spec.user), uid: str(spec.uid), groups: Array.isArray(spec.groups) ? spec.groups.map(String) : [] };
       out.status = accessStatus(deps, spec, user);
@@ -84,7 +124,11 @@ export function review(info: ResourceInfo, deps: ReviewDeps, ctx: RequestContext
       if (str(spec.namespace) === '') throw invalidObject(info.kind, info.group, name, [required('spec.namespace')]);
       const all = ctx.user.groups.includes('system:masters');
       out.status = all
-        ? { resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false }
+        ? {
+            resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+            nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+            incomplete: false,
+          }
         : { resourceRules: [], nonResourceRules: [], incomplete: true, evaluationError: 'no rule resolver is configured' };
       return out;
     }

@@ -7,12 +7,18 @@ export function toStatusError(err: unknown, gr: GroupResource, name: string): ne
   if (err instanceof StatusError) throw err;
   if (!(err instanceof StoreError)) throw err;
   switch (err.code) {
-    case 'KeyExists': throw alreadyExists(gr, name);
-    case 'KeyNotFound': throw notFound(gr, name);
-    case 'Conflict': throw conflict(gr, name, OPTIMISTIC_LOCK_MESSAGE);
-    case 'Compacted': throw gone('The resourceVersion for the provided list is too old.');
-    case 'Closed': throw serviceUnavailable('the storage is shutting down');
-    case 'FutureRevision': throw new StatusError(504, 'Timeout', err.message);
+    case 'KeyExists':
+      throw alreadyExists(gr, name);
+    case 'KeyNotFound':
+      throw notFound(gr, name);
+    case 'Conflict':
+      throw conflict(gr, name, OPTIMISTIC_LOCK_MESSAGE);
+    case 'Compacted':
+      throw gone('The resourceVersion for the provided list is too old.');
+    case 'Closed':
+      throw serviceUnavailable('the storage is shutting down');
+    case 'FutureRevision':
+      throw new StatusError(504, 'Timeout', err.message);
   }
   throw err;
 }

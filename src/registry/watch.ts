@@ -24,8 +24,13 @@ export interface WatchSink {
 
 /** Starts a watch; returns the function that stops it. */
 export async function watchObjects(
-  registry: GenericStore, store: Store, info: ResourceInfo, namespace: string,
-  opts: ListOptions, selection: Selection, sink: WatchSink,
+  registry: GenericStore,
+  store: Store,
+  info: ResourceInfo,
+  namespace: string,
+  opts: ListOptions,
+  selection: Selection,
+  sink: WatchSink,
 ): Promise<() => void> {
   const prefix = listPrefix(info, namespace);
   const rv = opts.resourceVersion ?? '';
@@ -42,17 +47,22 @@ export async function watchObjects(
     if (!Number.isSafeInteger(from) || from < 0) throw badRequest(`invalid resource version: ${rv}`);
   }
   let stopped = false;
-  const cancel = store.watch(prefix, from, (events) => {
-    if (stopped) return;
-    for (const e of events) deliver(registry, e, selection, sink);
-  }, (err) => {
-    if (stopped) return;
-    const status = gone(`too old resource version: ${from} (${store.compactedRevision()})`).toStatus();
-    void err;
-    sink.event('ERROR', status);
-    stopped = true;
-    sink.end();
-  });
+  const cancel = store.watch(
+    prefix,
+    from,
+    (events) => {
+      if (stopped) return;
+      for (const e of events) deliver(registry, e, selection, sink);
+    },
+    (err) => {
+      if (stopped) return;
+      const status = gone(`too old resource version: ${from} (${store.compactedRevision()})`).toStatus();
+      void err;
+      sink.event('ERROR', status);
+      stopped = true;
+      sink.end();
+    },
+  );
   return () => {
     stopped = true;
     cancel();

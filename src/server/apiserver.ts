@@ -63,22 +63,40 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const base: HealthCheck[] = [
     { name: 'ping', check: () => {} },
     { name: 'log', check: () => {} },
-    { name: 'storage', check: async () => { await store.get('/registry/health'); } },
+    {
+      name: 'storage',
+      check: async () => {
+        await store.get('/registry/health');
+      },
+    },
   ];
   let shuttingDown = false;
   let signalShutdown: () => void = () => {};
-  const shutdownSignal = new Promise<void>((r) => { signalShutdown = r; });
-  const shutdownCheck: HealthCheck = { name: 'shutdown', check: () => { if (shuttingDown) throw new Error('process is shutting down'); } };
+  const shutdownSignal = new Promise<void>((r) => {
+    signalShutdown = r;
+  });
+  const shutdownCheck: HealthCheck = {
+    name: 'shutdown',
+    check: () => {
+      if (shuttingDown) throw new Error('process is shutting down');
+    },
+  };
   const health = {
     livez: [...base, ...livezHooks],
     healthz: [...base, ...hookList],
     readyz: [...base, ...hookList, shutdownCheck],
   };
 
-  const listener = await listen({ certPem: opts.certPem, keyPem: opts.keyPem, clientCaPem: opts.clientCaPem, bindAddress: opts.bindAddress, port: opts.port }, (req, res) => router(req, res));
+  const listener = await listen(
+    { certPem: opts.certPem, keyPem: opts.keyPem, clientCaPem: opts.clientCaPem, bindAddress: opts.bindAddress, port: opts.port },
+    (req, res) => router(req, res),
+  );
   const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
   const router = createRouter({
-    registry, brand, admission, authorizer,
+    registry,
+    brand,
+    admission,
+    authorizer,
     reviews: { authorizer, authenticateToken: () => undefined },
     discovery: buildDiscovery(registry, brand, `${host}:${listener.port}`),
     version: versionInfo(),

@@ -23,7 +23,11 @@ function subresourcesOf(info: ResourceInfo): { name: string; verbs: string[] }[]
 
 function apiResource(info: ResourceInfo): Record<string, unknown> {
   const r: Record<string, unknown> = {
-    name: info.plural, singularName: info.def.singular, namespaced: info.namespaced, kind: info.kind, verbs: verbsOf(info),
+    name: info.plural,
+    singularName: info.def.singular,
+    namespaced: info.namespaced,
+    kind: info.kind,
+    verbs: verbsOf(info),
   };
   if (info.def.shortNames?.length) r.shortNames = info.def.shortNames;
   if (info.def.categories?.length) r.categories = info.def.categories;
@@ -46,7 +50,8 @@ export interface DiscoveryDocuments {
 /** Builds every discovery document for a registry. */
 export function buildDiscovery(registry: Registry, brand: Brand, serverAddress: string): DiscoveryDocuments {
   const legacyVersions = JSON.stringify({
-    kind: 'APIVersions', versions: ['v1'],
+    kind: 'APIVersions',
+    versions: ['v1'],
     serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
   });
   const named = registry.groups.filter((g) => g.group !== '');
@@ -91,7 +96,8 @@ export function buildDiscovery(registry: Registry, brand: Brand, serverAddress: 
           if (info.def.shortNames?.length) r.shortNames = info.def.shortNames;
           if (info.def.categories?.length) r.categories = info.def.categories;
           const subs = subresourcesOf(info);
-          if (subs.length) r.subresources = subs.map((s) => ({ subresource: s.name, responseKind: { group: info.group, version: v, kind: info.kind }, verbs: s.verbs }));
+          if (subs.length)
+            r.subresources = subs.map((s) => ({ subresource: s.name, responseKind: { group: info.group, version: v, kind: info.kind }, verbs: s.verbs }));
           return r;
         }),
       })),

@@ -17,8 +17,12 @@ export function hookCheck(name: string): HealthCheck & { done(): void } {
   let finished = false;
   return {
     name,
-    done() { finished = true; },
-    check() { if (!finished) throw new Error('not finished'); },
+    done() {
+      finished = true;
+    },
+    check() {
+      if (!finished) throw new Error('not finished');
+    },
   };
 }
 
@@ -38,7 +42,12 @@ export async function serveHealth(endpoint: string, checks: readonly HealthCheck
     }
     return;
   }
-  const excluded = new Set(query.getAll('exclude').flatMap((v) => v.split(',')).filter((v) => v !== ''));
+  const excluded = new Set(
+    query
+      .getAll('exclude')
+      .flatMap((v) => v.split(','))
+      .filter((v) => v !== ''),
+  );
   const verbose = query.has('verbose');
   const lines: string[] = [];
   let failed = false;

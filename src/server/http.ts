@@ -43,8 +43,12 @@ export function readBody(req: Request): Promise<Buffer> {
       }
       chunks.push(c);
     });
-    req.on('end', () => { if (!failed) resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)); });
-    req.on('error', (e) => { if (!failed) reject(e); });
+    req.on('end', () => {
+      if (!failed) resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    });
+    req.on('error', (e) => {
+      if (!failed) reject(e);
+    });
   });
 }
 

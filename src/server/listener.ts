@@ -56,16 +56,27 @@ export function listen(opts: ListenerOptions, handler: (req: Request, res: Respo
       socket.destroy();
       return;
     }
-    socket.end(err.code === 'HPE_HEADER_OVERFLOW' ? 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n' : 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    socket.end(
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n'
+        : 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n',
+    );
   });
-  const server = tls.createServer({
-    cert: opts.certPem, key: opts.keyPem, ca: opts.clientCaPem,
-    requestCert: true, rejectUnauthorized: false, ALPNProtocols: ['h2', 'http/1.1'],
-  }, (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    (socket.alpnProtocol === 'h2' ? h2 : h1).emit('connection', socket);
-  });
+  const server = tls.createServer(
+    {
+      cert: opts.certPem,
+      key: opts.keyPem,
+      ca: opts.clientCaPem,
+      requestCert: true,
+      rejectUnauthorized: false,
+      ALPNProtocols: ['h2', 'http/1.1'],
+    },
+    (socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      (socket.alpnProtocol === 'h2' ? h2 : h1).emit('connection', socket);
+    },
+  );
   server.on('tlsClientError', () => {});
   return new Promise((resolve, reject) => {
     server.once('error', reject);

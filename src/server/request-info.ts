@@ -38,7 +38,19 @@ function decodeSegment(s: string): string {
 
 /** Request info of a path and method; never throws, odd paths become non-resource requests. */
 export function requestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
-  const info: RequestInfo = { isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '', parts: [] };
+  const info: RequestInfo = {
+    isResourceRequest: false,
+    path,
+    verb: method.toLowerCase(),
+    apiPrefix: '',
+    apiGroup: '',
+    apiVersion: '',
+    namespace: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    parts: [],
+  };
   let parts = splitPath(path);
   if (parts.length < 1 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
   info.apiPrefix = parts[0];
@@ -55,12 +67,24 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
   info.isResourceRequest = true;
 
   switch (method) {
-    case 'POST': info.verb = 'create'; break;
-    case 'GET': case 'HEAD': info.verb = 'get'; break;
-    case 'PUT': info.verb = 'update'; break;
-    case 'PATCH': info.verb = 'patch'; break;
-    case 'DELETE': info.verb = 'delete'; break;
-    default: info.verb = '';
+    case 'POST':
+      info.verb = 'create';
+      break;
+    case 'GET':
+    case 'HEAD':
+      info.verb = 'get';
+      break;
+    case 'PUT':
+      info.verb = 'update';
+      break;
+    case 'PATCH':
+      info.verb = 'patch';
+      break;
+    case 'DELETE':
+      info.verb = 'delete';
+      break;
+    default:
+      info.verb = '';
   }
 
   if (parts[0] === 'namespaces') {

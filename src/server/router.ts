@@ -40,8 +40,14 @@ export interface RouterConfig {
 }
 
 const HANDLERS: Record<string, (r: ResourceRequest) => Promise<void>> = {
-  get: handleGet, list: handleList, watch: handleWatch, create: handleCreate, update: handleUpdate,
-  patch: handlePatch, delete: handleDelete, deletecollection: handleDeleteCollection,
+  get: handleGet,
+  list: handleList,
+  watch: handleWatch,
+  create: handleCreate,
+  update: handleUpdate,
+  patch: handlePatch,
+  delete: handleDelete,
+  deletecollection: handleDeleteCollection,
 };
 
 /** Subresources each verb may address; `status` needs the type to declare it. */
@@ -82,10 +88,28 @@ async function handle(cfg: RouterConfig, req: Request, res: Response): Promise<v
 
   const user = authenticateClientCertificate(req.socket as TLSSocket);
   if (!user) throw unauthorized();
-  const attrs = { user, verb: info.verb, isResourceRequest: info.isResourceRequest, path, namespace: info.namespace, apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, subresource: info.subresource, name: info.name };
+  const attrs = {
+    user,
+    verb: info.verb,
+    isResourceRequest: info.isResourceRequest,
+    path,
+    namespace: info.namespace,
+    apiGroup: info.apiGroup,
+    apiVersion: info.apiVersion,
+    resource: info.resource,
+    subresource: info.subresource,
+    name: info.name,
+  };
   if (cfg.authorizer.authorize(attrs) !== 'allow') {
     const gr = { group: info.apiGroup, resource: info.resource };
-    throw new StatusError(403, 'Forbidden', info.isResourceRequest ? `${gr.group ? `${gr.resource}.${gr.group}` : gr.resource}${info.name ? ` "${info.name}"` : ''} is forbidden: ${forbiddenMessage(attrs)}` : `forbidden: ${forbiddenMessage(attrs)}`, { name: info.name, group: info.apiGroup || undefined, kind: info.resource || undefined });
+    throw new StatusError(
+      403,
+      'Forbidden',
+      info.isResourceRequest
+        ? `${gr.group ? `${gr.resource}.${gr.group}` : gr.resource}${info.name ? ` "${info.name}"` : ''} is forbidden: ${forbiddenMessage(attrs)}`
+        : `forbidden: ${forbiddenMessage(attrs)}`,
+      { name: info.name, group: info.apiGroup || undefined, kind: info.resource || undefined },
+    );
   }
   if (info.isResourceRequest) return handleResource(cfg, req, res, info, query, user);
   return handleNonResource(cfg, req, res, path, query);
@@ -136,7 +160,14 @@ function aggregatedDiscoveryVersion(ranges: MediaRange[], brand: Brand): string 
   return undefined;
 }
 
-async function handleResource(cfg: RouterConfig, req: Request, res: Response, info: RequestInfo, query: URLSearchParams, user: ResourceRequest['ctx']['user']): Promise<void> {
+async function handleResource(
+  cfg: RouterConfig,
+  req: Request,
+  res: Response,
+  info: RequestInfo,
+  query: URLSearchParams,
+  user: ResourceRequest['ctx']['user'],
+): Promise<void> {
   const store = cfg.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
   if (!store || info.parts.length > 3) throw pathNotFound();
   const def = store.info;
@@ -161,9 +192,19 @@ async function handleResource(cfg: RouterConfig, req: Request, res: Response, in
   const pretty = query.get('pretty') === 'true';
   const { encodings, protobufMediaType } = negotiate(parseAccept(req.headers.accept as string | undefined), cfg.brand);
   await handler({
-    req, res, info, query, store, registry: cfg.registry, admission: cfg.admission, reviews: cfg.reviews,
+    req,
+    res,
+    info,
+    query,
+    store,
+    registry: cfg.registry,
+    admission: cfg.admission,
+    reviews: cfg.reviews,
     ctx: { user, brand: cfg.brand, now: new Date() },
-    namespace: def.namespaced ? info.namespace : '', name: info.name, subresource: sub, output: { encodings, pretty, protobufMediaType },
+    namespace: def.namespaced ? info.namespace : '',
+    name: info.name,
+    subresource: sub,
+    output: { encodings, pretty, protobufMediaType },
     shuttingDown: cfg.shuttingDown,
   });
 }

@@ -51,20 +51,33 @@ export function request(cluster: ControlPlane, method: string, path: string, opt
   const headers: Record<string, string | number> = { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(opts.headers ?? {}) };
   if (body !== undefined) headers['content-length'] = Buffer.byteLength(body);
   return new Promise((resolve, reject) => {
-    const req = https.request({
-      host: url.hostname, port: url.port, method, path, headers, agent: false,
-      ca: cluster.caPem, ...(opts.anonymous ? {} : { cert: cluster.adminCertPem, key: cluster.adminKeyPem }),
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try { json = JSON.parse(text); } catch { json = undefined; }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-      res.on('error', reject);
-    });
+    const req = https.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers,
+        agent: false,
+        ca: cluster.caPem,
+        ...(opts.anonymous ? {} : { cert: cluster.adminCertPem, key: cluster.adminKeyPem }),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -78,7 +91,9 @@ export function requestH2(cluster: ControlPlane, path: string): Promise<{ status
     const stream = session.request({ ':path': path });
     let status = 0;
     const chunks: Buffer[] = [];
-    stream.on('response', (h) => { status = Number(h[':status']); });
+    stream.on('response', (h) => {
+      status = Number(h[':status']);
+    });
     stream.on('data', (c: Buffer) => chunks.push(c));
     stream.on('end', () => {
       const alpn = (session.socket as unknown as { alpnProtocol: string }).alpnProtocol;

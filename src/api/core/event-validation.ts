@@ -69,7 +69,11 @@ function semanticEqual(a: unknown, b: unknown, kind: 'value' | 'time' | 'pointer
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (!isPlainObject(v)) return v;
-  return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
+  return Object.fromEntries(
+    Object.keys(v)
+      .sort()
+      .map((k) => [k, sortKeys(v[k])]),
+  );
 }
 
 /** Upstream's legacyValidateEvent: applies to every Event write, whichever view. */

@@ -9,6 +9,9 @@ function defaultType(obj: Obj): void {
 }
 
 export const secrets = core({
-  kind: 'Secret', plural: 'secrets', namespaced: true, fieldSelectors: { type: text('type') },
+  kind: 'Secret',
+  plural: 'secrets',
+  namespaced: true,
+  fieldSelectors: { type: text('type') },
   strategy: { prepareForCreate: defaultType, prepareForUpdate: defaultType },
 });

@@ -17,9 +17,7 @@ export const EVENT_FIELD_RENAMES: Readonly<Record<string, string>> = {
   deprecatedLastTimestamp: 'lastTimestamp',
 };
 
-const CORE_TO_EVENTS: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(EVENT_FIELD_RENAMES).map(([served, stored]) => [stored, served]),
-);
+const CORE_TO_EVENTS: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(EVENT_FIELD_RENAMES).map(([served, stored]) => [stored, served]));
 
 /**
  * Copies obj under new field names. A key that names a field of the other view only (a core

@@ -36,7 +36,7 @@ function backendToV1beta1(b: Json): Json {
   if (isPlainObject(service)) {
     const port = isPlainObject(service.port) ? service.port : {};
     out.serviceName = typeof service.name === 'string' ? service.name : '';
-    out.servicePort = typeof port.name === 'string' && port.name !== '' ? port.name : (typeof port.number === 'number' ? port.number : 0);
+    out.servicePort = typeof port.name === 'string' && port.name !== '' ? port.name : typeof port.number === 'number' ? port.number : 0;
   }
   return out;
 }

@@ -31,7 +31,15 @@ export async function handleDeleteCollection(r: ResourceRequest): Promise<void> 
   const opts = deleteOptionsOf(r.query, await optionalBody(r), dryRun, r.ctx.brand);
   const listOpts = listOptionsOf(r.query);
   const selection = selectionFor(r.store.info, listOpts);
-  const list = await listObjects(r.store, r.registry.store, r.store.info, r.namespace, { ...listOpts, limit: undefined, continue: undefined }, selection, r.ctx.brand.metaGroup);
+  const list = await listObjects(
+    r.store,
+    r.registry.store,
+    r.store.info,
+    r.namespace,
+    { ...listOpts, limit: undefined, continue: undefined },
+    selection,
+    r.ctx.brand.metaGroup,
+  );
   for (const item of list.items) {
     const meta = metaOf(item);
     try {

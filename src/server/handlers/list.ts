@@ -11,7 +11,9 @@ import { forbiddenField, invalidObject, notAcceptable } from '../../machinery/st
 export async function handleList(r: ResourceRequest): Promise<void> {
   const opts = listOptionsOf(r.query);
   if (opts.resourceVersionMatch && (opts.resourceVersion === undefined || opts.resourceVersion === '')) {
-    throw invalidObject('ListOptions', r.ctx.brand.metaGroup, '', [forbiddenField('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided')]);
+    throw invalidObject('ListOptions', r.ctx.brand.metaGroup, '', [
+      forbiddenField('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'),
+    ]);
   }
   const selection = selectionFor(r.store.info, opts);
   const list = await listObjects(r.store, r.registry.store, r.store.info, r.namespace, opts, selection, r.ctx.brand.metaGroup);
@@ -33,14 +35,18 @@ export async function handleWatch(r: ResourceRequest): Promise<void> {
   const res = r.res;
   let open = true;
   let finish: () => void = () => {};
-  const done = new Promise<void>((resolve) => { finish = resolve; });
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
   const stop = await watchObjects(r.store, r.registry.store, r.store.info, r.namespace, opts, selection, {
     event(type, object) {
       if (!open) return;
       if (!res.headersSent) res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
       (res as ServerResponse).write(`${JSON.stringify({ type, object })}\n`);
     },
-    end() { finish(); },
+    end() {
+      finish();
+    },
   });
   if (!res.headersSent) res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
   // Flush headers so clients see the watch is established before the first event.

@@ -81,7 +81,9 @@ export function expectObjectOfKind(r: ResourceRequest, body: unknown): Obj {
     throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${info.apiVersion})`);
   }
   if (obj.kind !== undefined && obj.kind !== '' && obj.kind !== info.kind) {
-    throw badRequest(`the object provided is unrecognized (must be of type ${info.kind}): couldn't get version/kind; json parse error: kind ${String(obj.kind)} is not ${info.kind}`);
+    throw badRequest(
+      `the object provided is unrecognized (must be of type ${info.kind}): couldn't get version/kind; json parse error: kind ${String(obj.kind)} is not ${info.kind}`,
+    );
   }
   if (obj.metadata !== undefined && !isPlainObject(obj.metadata)) throw badRequest('metadata must be an object');
   // Upstream's typed decoding refuses what its Go types cannot hold (a string of labels, a deep nest).
@@ -108,7 +110,8 @@ function intParam(query: URLSearchParams, name: string): number | undefined {
   if (!/^-?\d+$/.test(v)) throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)}: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
   const n = Number(v);
   // Beyond int64 upstream fails to parse; beyond 2^53 a JS number is no longer exact either.
-  if (!Number.isSafeInteger(n)) throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)}: strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range`);
+  if (!Number.isSafeInteger(n))
+    throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)}: strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range`);
   return n;
 }
 
@@ -129,5 +132,15 @@ export { intParam };
 
 /** The validating-admission callback for a write of this request. */
 export function admitFor(r: ResourceRequest, operation: 'CREATE' | 'UPDATE' | 'DELETE'): AdmitFn {
-  return (obj, old) => r.admission.validate({ operation, resource: r.store.info, namespace: r.namespace, name: r.name, subresource: r.subresource, object: obj, oldObject: old, ctx: r.ctx });
+  return (obj, old) =>
+    r.admission.validate({
+      operation,
+      resource: r.store.info,
+      namespace: r.namespace,
+      name: r.name,
+      subresource: r.subresource,
+      object: obj,
+      oldObject: old,
+      ctx: r.ctx,
+    });
 }

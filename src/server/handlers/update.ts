@@ -6,6 +6,10 @@ import { admitFor, dryRunOf, expectObjectOfKind, readObjectBody, type ResourceRe
 export async function handleUpdate(r: ResourceRequest): Promise<void> {
   const dryRun = dryRunOf(r.query);
   const obj = expectObjectOfKind(r, await readObjectBody(r));
-  const { obj: updated, created } = await r.store.guaranteedUpdate(r.ctx, r.namespace, r.name, () => structuredClone(obj), { dryRun, subresource: r.subresource, admit: admitFor(r, 'UPDATE') });
+  const { obj: updated, created } = await r.store.guaranteedUpdate(r.ctx, r.namespace, r.name, () => structuredClone(obj), {
+    dryRun,
+    subresource: r.subresource,
+    admit: admitFor(r, 'UPDATE'),
+  });
   writeObject(r.res, created ? 201 : 200, updated, r.output);
 }
