@@ -19,7 +19,10 @@ export function parseMediaType(text: string): MediaRange | undefined {
   for (const p of rest) {
     const eq = p.indexOf('=');
     if (eq < 0) continue;
-    params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim().replace(/^"|"$/g, '');
+    params[p.slice(0, eq).trim().toLowerCase()] = p
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"|"$/g, '');
   }
   return { type, subtype, params };
 }

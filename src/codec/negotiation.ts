@@ -19,7 +19,9 @@ export interface Negotiated {
 export function negotiate(ranges: readonly MediaRange[], brand: Brand): Negotiated {
   const out: Encoding[] = [];
   let protobufMediaType = brand.protobufMediaType;
-  const add = (e: Encoding) => { if (!out.includes(e)) out.push(e); };
+  const add = (e: Encoding) => {
+    if (!out.includes(e)) out.push(e);
+  };
   for (const m of ranges) {
     if (m.params.as !== undefined) continue; // Table / PartialObjectMetadata are not served yet
     const full = `${m.type}/${m.subtype}`;
