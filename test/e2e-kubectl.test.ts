@@ -117,3 +117,46 @@ for (const version of ['1.33', '1.27']) {
     });
   });
 }
+
+describe('kubectl 1.33 against --kubernetes-compat', () => {
+  let cluster: TestCluster;
+  let cacheDir: string;
+  const kubectl = (...args: string[]): Promise<Run> =>
+    new Promise((resolve) => {
+      execFile(
+        join(KUBECTL_DIR, 'kubectl.1.33'),
+        ['--kubeconfig', cluster.kubeconfigPath, '--cache-dir', cacheDir, ...args],
+        { timeout: 30_000 },
+        (err, stdout, stderr) => {
+          resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+        },
+      );
+    });
+
+  before(async () => {
+    cluster = await startTestCluster({ kubernetesCompat: true });
+    cacheDir = await mkdtemp(join(tmpdir(), 'kubectl-cache-'));
+  });
+  after(async () => {
+    await cluster.close();
+    await rm(cacheDir, { recursive: true, force: true });
+  });
+
+  it("shows Kubernetes' own namespaces and groups", async () => {
+    const ns = await kubectl('get', 'ns');
+    assert.equal(ns.code, 0, ns.stderr);
+    for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) assert.match(ns.stdout, new RegExp(`^${name}\\s`, 'm'));
+    const res = await kubectl('api-resources', '-v=6');
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.stdout, /events\s+ev\s+events\.k8s\.io\/v1\s+true\s+Event/);
+    assert.match(res.stdout, /priorityclasses\s+pc\s+scheduling\.k8s\.io\/v1\s+false\s+PriorityClass/);
+    assert.doesNotMatch(res.stdout, /orch\.io/);
+  });
+
+  it('creates a secret through protobuf and reads it back', async () => {
+    const created = await kubectl('create', 'secret', 'generic', 'creds', '--from-literal=user=admin');
+    assert.equal(created.code, 0, created.stderr);
+    const value = await kubectl('get', 'secret', 'creds', '-o', 'jsonpath={.data.user}');
+    assert.equal(Buffer.from(value.stdout, 'base64').toString(), 'admin');
+  });
+});
