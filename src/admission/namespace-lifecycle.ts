@@ -4,7 +4,10 @@
  */
 import type { Registry } from '../registry/registry.js';
 import { forbidden, notFound } from '../machinery/status.js';
-import { metaOf, isPlainObject, type Obj } from '../machinery/object.js';
+import { metaOf } from '../machinery/object.js';
+import type { ReadPlan } from '../registry/read-options.js';
+
+const LATEST: ReadPlan = { kind: 'latest' };
 import type { ValidatingPlugin } from './admission.js';
 
 /** The plugin over the registry's namespaces. */
@@ -24,13 +27,11 @@ export function namespaceLifecycle(registry: Registry): ValidatingPlugin {
         return;
       }
       if (a.operation !== 'CREATE' || !a.resource.namespaced) return;
-      let ns: Obj;
-      try {
-        ns = await namespaces.get('', a.namespace);
-      } catch {
+      const ns = await namespaces.readEntry('', a.namespace, LATEST).catch(() => {
         throw notFound({ group: '', resource: 'namespaces' }, a.namespace);
-      }
-      const terminating = metaOf(ns).deletionTimestamp !== undefined || (isPlainObject(ns.status) && ns.status.phase === 'Terminating');
+      });
+      // Deletion sets phase Terminating together with deletionTimestamp (registry/finalization.ts).
+      const terminating = ns.fields['status.phase'] === 'Terminating';
       if (terminating) {
         const why = `unable to create new content in namespace ${a.namespace} because it is being terminated`;
         throw forbidden(a.resource.groupResource, metaOf(a.object).name ?? '', why, [

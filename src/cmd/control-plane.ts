@@ -54,6 +54,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     eventTtlMs: opts.eventTtlMs ?? 60 * 60 * 1000,
     shutdownDelayMs: opts.shutdownDelayMs ?? 0,
     livezGracePeriodMs: opts.livezGracePeriodMs ?? 0,
+    watchHistoryMs: opts.compactionIntervalMs ?? FIVE_MINUTES,
   });
   const host = bindAddress === '0.0.0.0' || bindAddress === '::' ? '127.0.0.1' : bindAddress;
   const url = `https://${host.includes(':') ? `[${host}]` : host}:${server.port}`;

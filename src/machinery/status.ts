@@ -225,3 +225,11 @@ export function successStatus(d?: StatusDetails): Status {
   if (d) s.details = d;
   return s;
 }
+
+/** 504 for a resourceVersion the server has not reached after waiting (upstream's TooLargeResourceVersionError). */
+export function tooLargeResourceVersion(requested: number, current: number): StatusError {
+  return new StatusError(504, 'Timeout', `Too large resource version: ${requested}, current: ${current}`, {
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    retryAfterSeconds: 1,
+  });
+}

@@ -4,13 +4,14 @@
  * comes only from the definition's strategy and behaviour flags.
  */
 import { randomUUID } from 'node:crypto';
-import type { Store, KeyValue } from '../storage/interface.js';
+import type { Store, KeyValue, RangeOptions, RangeResult } from '../storage/interface.js';
 import { StoreError } from '../storage/interface.js';
 import type { Obj, ObjectMeta } from '../machinery/object.js';
 import { isPlainObject, metaOf, rfc3339 } from '../machinery/object.js';
 import { deepEqual } from '../machinery/deep-equal.js';
 import {
   alreadyExists,
+  tooLargeResourceVersion,
   badRequest,
   conflict,
   invalidObject,
@@ -26,6 +27,10 @@ import type { StrategyContext } from '../api/types.js';
 import type { Brand } from '../machinery/brand.js';
 import { objectKey, type ResourceInfo } from './resource-info.js';
 import { decodeFromStorage, encodeForStorage } from './object-codec.js';
+import { Cacher, type CacherOptions } from '../storage/cacher/cacher.js';
+import type { CacheEntry, ToEntry } from '../storage/cacher/types.js';
+import { entryEncoder } from './cache-entry.js';
+import type { ReadPlan } from './read-options.js';
 import { toStatusError } from './storage-errors.js';
 import type { DeleteOptions, RequestContext, UpdateOptions, WriteOptions } from './context.js';
 import { pendingFinalizers, prepareForDeletion } from './finalization.js';
@@ -33,8 +38,8 @@ import { pendingFinalizers, prepareForDeletion } from './finalization.js';
 /** How many names generateName tries before giving up, as upstream's retry on collision. */
 const GENERATE_NAME_ATTEMPTS = 8;
 
-/** Objects whose encoded form is memoized per resource type (about 1 KiB each). */
-const ENCODED_MEMO_LIMIT = 4096;
+/** How long a read waits for a resourceVersion the server has not reached (upstream: 3 s). */
+const TOO_LARGE_RV_WAIT_MS = 3000;
 
 export type UpdateTransform = (current: Obj) => Obj | Promise<Obj>;
 
@@ -46,15 +51,21 @@ export type DeleteResult = { removed: true; status: Status; obj: Obj } | { remov
 
 export class GenericStore {
   private readonly metaRules: ObjectMetaRules;
-  /** Encoded bytes of recently read objects, by key (insertion order = eviction order). */
-  private readonly encoded = new Map<string, { modRevision: number; format: string; bytes: Buffer }>();
+  private readonly cacher: Cacher | undefined;
+  /** Objects whose write is in flight, by key: skips decoding them again for the cache. */
+  private readonly written = new Map<string, { bytes: Uint8Array; obj: Obj | undefined }>();
+  /** Encodes a stored key-value as a cache entry (served JSON + selector attributes). */
+  readonly toEntry: ToEntry;
 
   constructor(
     readonly info: ResourceInfo,
     private readonly store: Store,
     private readonly brand: Brand,
+    cacheOptions: CacherOptions = {},
   ) {
     this.metaRules = { namespaced: info.namespaced, nameRule: info.def.nameRule, standardFinalizers: standardFinalizers(brand) };
+    this.toEntry = entryEncoder(info, (kv) => this.decodeWritten(kv));
+    this.cacher = info.def.virtual ? undefined : new Cacher(store, info.keyPrefix, this.toEntry, cacheOptions);
   }
 
   private key(namespace: string, name: string): string {
@@ -71,23 +82,85 @@ export class GenericStore {
   }
 
   /**
-   * The current object in some representation, memoized per key and modRevision: a repeated GET
-   * of an unchanged object is one point read plus a map lookup, with no decode or encode.
-   * The memo only holds bytes for the representation `encode` produces, tagged by `format`.
+   * Encodes an object for a write and remembers it until the write's event reaches the cache,
+   * so the cache entry (and the response, which reuses its bytes) needs no decode of it.
    */
-  async getEncoded(namespace: string, name: string, format: string, encode: (obj: Obj) => Buffer): Promise<Buffer> {
-    const key = this.key(namespace, name);
-    const kv = await this.store.get(key).catch((e) => toStatusError(e, this.info.groupResource, name));
-    if (!kv) {
-      this.encoded.delete(key);
-      throw notFound(this.info.groupResource, name);
+  private async write(key: string, obj: Obj, op: (key: string, bytes: Uint8Array) => Promise<number>): Promise<number> {
+    const bytes = encodeForStorage(this.info, obj, this.brand);
+    const hint = { bytes, obj: this.info.conversion ? undefined : obj };
+    this.written.set(key, hint);
+    try {
+      return await op(key, bytes);
+    } finally {
+      // A failed write publishes no event; do not keep its hint around.
+      if (this.written.get(key) === hint) this.written.delete(key);
     }
-    const hit = this.encoded.get(key);
-    if (hit && hit.modRevision === kv.modRevision && hit.format === format) return hit.bytes;
-    const bytes = encode(this.decode(kv));
-    if (this.encoded.size >= ENCODED_MEMO_LIMIT) this.encoded.delete(this.encoded.keys().next().value as string);
-    this.encoded.set(key, { modRevision: kv.modRevision, format, bytes });
-    return bytes;
+  }
+
+  /** The object of a stored key-value: the one just written when the bytes match, else decoded. */
+  private decodeWritten(kv: KeyValue): Obj {
+    const hint = this.written.get(kv.key);
+    if (hint !== undefined) {
+      this.written.delete(kv.key);
+      if (hint.obj !== undefined && Buffer.compare(hint.bytes, kv.value) === 0) {
+        const obj = { ...hint.obj, metadata: { ...metaOf(hint.obj), resourceVersion: String(kv.modRevision) } };
+        return obj;
+      }
+    }
+    return this.decode(kv);
+  }
+
+  /** The served bytes (compact JSON) of the object at exactly this revision, when the cache has them. */
+  encodedAt(namespace: string, name: string, revision: number): Buffer | undefined {
+    const entry = this.cacher?.get(this.key(namespace, name));
+    return entry !== undefined && entry.modRevision === revision ? entry.json : undefined;
+  }
+
+  /** Starts the watch cache (lists the store, then follows it). */
+  async startCache(): Promise<void> {
+    await this.cacher?.start();
+  }
+
+  stopCache(): void {
+    this.cacher?.stop();
+  }
+
+  /** The watch cache; absent for virtual resources. */
+  get cache(): Cacher | undefined {
+    return this.cacher;
+  }
+
+  /** The revision reads are served at: the cache's when there is one, else the store's. */
+  currentRevision(): number {
+    return this.cacher ? this.cacher.currentRevision() : this.store.currentRevision();
+  }
+
+  /** Waits until the cache reflects `revision`; 504 Too large resource version after 3 s. */
+  async waitForRevision(revision: number): Promise<void> {
+    if (!this.cacher) {
+      if (revision > this.store.currentRevision()) throw tooLargeResourceVersion(revision, this.store.currentRevision());
+      return;
+    }
+    if (!(await this.cacher.waitFor(revision, TOO_LARGE_RV_WAIT_MS))) throw tooLargeResourceVersion(revision, this.cacher.currentRevision());
+  }
+
+  /** One object's cache entry under a Get-table plan; 404 when it does not exist. */
+  async readEntry(namespace: string, name: string, plan: ReadPlan): Promise<CacheEntry> {
+    const key = this.key(namespace, name);
+    if (plan.kind === 'notOlderThan') await this.waitForRevision(plan.revision);
+    const cached = this.cacher?.isLive() ? this.cacher.get(key) : undefined;
+    if (cached || this.cacher?.isLive()) {
+      if (!cached) throw notFound(this.info.groupResource, name);
+      return cached;
+    }
+    const kv = await this.store.get(key).catch((e) => toStatusError(e, this.info.groupResource, name));
+    if (!kv) throw notFound(this.info.groupResource, name);
+    return this.toEntry(kv, kv.modRevision);
+  }
+
+  /** A range read on the store (for paginated and exact lists). */
+  storeRange(prefix: string, opts: RangeOptions): Promise<RangeResult> {
+    return this.store.range(prefix, opts);
   }
 
   /** The current object, or 404. */
@@ -133,7 +206,7 @@ export class GenericStore {
 
     for (let attempt = 1; ; attempt++) {
       try {
-        const rev = await this.store.create(this.key(namespace, meta.name as string), encodeForStorage(this.info, obj, this.brand));
+        const rev = await this.write(this.key(namespace, meta.name as string), obj, (key, bytes) => this.store.create(key, bytes));
         meta.resourceVersion = String(rev);
         return obj;
       } catch (e) {
@@ -186,7 +259,7 @@ export class GenericStore {
       }
       if (opts.dryRun) return { obj: next, created: false };
       try {
-        const rev = await this.store.update(key, encodeForStorage(this.info, next, this.brand), kv.modRevision);
+        const rev = await this.write(key, next, (k, bytes) => this.store.update(k, bytes, kv.modRevision));
         nextMeta.resourceVersion = String(rev);
         return { obj: next, created: false };
       } catch (e) {
@@ -281,7 +354,7 @@ export class GenericStore {
       if (marked !== undefined) {
         if (opts.dryRun) return { removed: false, obj: marked };
         try {
-          const rev = await this.store.update(key, encodeForStorage(this.info, marked, this.brand), kv.modRevision);
+          const rev = await this.write(key, marked, (k, bytes) => this.store.update(k, bytes, kv.modRevision));
           metaOf(marked).resourceVersion = String(rev);
           return { removed: false, obj: marked };
         } catch (e) {

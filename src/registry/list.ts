@@ -2,11 +2,13 @@
  * Lists with selectors and pagination. Every chunk of a paginated list is read at the
  * revision of the first chunk; the continue token carries that revision and the next key.
  */
-import type { RangeResult, Store } from '../storage/interface.js';
+import type { RangeResult } from '../storage/interface.js';
 import { StoreError } from '../storage/interface.js';
-import type { Obj, ObjList } from '../machinery/object.js';
+import type { ListMeta } from '../machinery/object.js';
+import type { CacheEntry } from '../storage/cacher/types.js';
+import type { ReadPlan } from './read-options.js';
 import { badRequest, gone } from '../machinery/status.js';
-import { listPrefix, type ResourceInfo } from './resource-info.js';
+import { listPrefix } from './resource-info.js';
 import type { ListOptions } from './context.js';
 import type { Selection } from './selection.js';
 import type { GenericStore } from './generic-store.js';
@@ -45,54 +47,95 @@ export function decodeContinue(token: string, metaVersion: string): ContinueToke
 export const EXPIRED_CONTINUE_MESSAGE =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
-/** Reads one list (or one chunk of it) under the given options. */
-export async function listObjects(
-  registry: GenericStore,
-  store: Store,
-  info: ResourceInfo,
+/** A list as cache entries: the served bytes of each item, in key order. */
+export interface EntryList {
+  apiVersion: string;
+  kind: string;
+  metadata: ListMeta;
+  entries: CacheEntry[];
+}
+
+/** Reads one list (or one chunk of it) as the List table plans it: from the cache or the store. */
+export async function listEntries(
+  gs: GenericStore,
   namespace: string,
   opts: ListOptions,
+  plan: ReadPlan,
   selection: Selection,
   metaVersion: string,
-): Promise<ObjList> {
+): Promise<EntryList> {
+  const info = gs.info;
   const prefix = listPrefix(info, namespace);
+  const cache = gs.cache;
+  const fromCache = (): EntryList => {
+    const c = cache as NonNullable<typeof cache>;
+    const revision = c.currentRevision();
+    const all = c.list(prefix);
+    const entries = selection.everything ? all : all.filter((e) => selection.matchesEntry(e));
+    return { apiVersion: info.apiVersion, kind: info.listKind, metadata: { resourceVersion: String(revision) }, entries };
+  };
+  switch (plan.kind) {
+    case 'any':
+      if (cache) return fromCache();
+      break;
+    case 'latest':
+      if (cache?.isLive()) return fromCache();
+      break;
+    case 'notOlderThan':
+      await gs.waitForRevision(plan.revision);
+      if (cache) return fromCache();
+      break;
+    case 'exact':
+      await gs.waitForRevision(plan.revision);
+      return listFromStore(gs, prefix, opts, selection, metaVersion, plan.revision);
+    case 'latestPaginated':
+      if (plan.atLeast > 0) await gs.waitForRevision(plan.atLeast);
+      break;
+    case 'continue':
+      break;
+  }
+  return listFromStore(gs, prefix, opts, selection, metaVersion, 0);
+}
+
+/** A (possibly paginated) list read from the store at one revision (0: current, or the token's). */
+async function listFromStore(gs: GenericStore, prefix: string, opts: ListOptions, selection: Selection, metaVersion: string, at: number): Promise<EntryList> {
+  const info = gs.info;
   const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : 0;
-  let revision = 0;
+  let revision = at;
   let startKey: string | undefined;
   if (opts.continue) {
-    if (opts.resourceVersion !== undefined && opts.resourceVersion !== '' && opts.resourceVersion !== '0') {
-      throw badRequest('specifying resource version is not allowed when using continue');
-    }
     const token = decodeContinue(opts.continue, metaVersion);
     revision = token.rv;
     startKey = prefix + token.start;
   }
-  const items: Obj[] = [];
+  const entries: CacheEntry[] = [];
   let lastKey = '';
   let hasMore = false;
   let remaining = 0;
   for (;;) {
     let res: RangeResult;
     try {
-      res = await store.range(prefix, {
+      res = await gs.storeRange(prefix, {
         revision: revision || undefined,
         startKey,
-        limit: limit > 0 ? Math.max(limit - items.length, 1) + (selection.everything ? 0 : 64) : 0,
+        limit: limit > 0 ? Math.max(limit - entries.length, 1) + (selection.everything ? 0 : 64) : 0,
       });
     } catch (e) {
-      if (e instanceof StoreError && e.code === 'Compacted' && opts.continue) throw gone(EXPIRED_CONTINUE_MESSAGE);
+      if (e instanceof StoreError && e.code === 'Compacted') {
+        throw gone(opts.continue ? EXPIRED_CONTINUE_MESSAGE : 'The resourceVersion for the provided list is too old.');
+      }
       toStatusError(e, info.groupResource, '');
     }
     revision = res.revision;
     let i = 0;
     for (; i < res.items.length; i++) {
       const kv = res.items[i];
-      const obj = registry.decode(kv);
+      const entry = gs.toEntry(kv, kv.modRevision);
       lastKey = kv.key;
-      if (selection.matches(obj)) items.push(obj);
-      if (limit > 0 && items.length >= limit) break;
+      if (selection.everything || selection.matchesEntry(entry)) entries.push(entry);
+      if (limit > 0 && entries.length >= limit) break;
     }
-    if (limit > 0 && items.length >= limit) {
+    if (limit > 0 && entries.length >= limit) {
       hasMore = i < res.items.length - 1 || res.more;
       remaining = res.count - (i + 1);
       break;
@@ -100,7 +143,7 @@ export async function listObjects(
     if (!res.more) break;
     startKey = `${lastKey}\u0000`;
   }
-  const list: ObjList = { apiVersion: info.apiVersion, kind: info.listKind, metadata: { resourceVersion: String(revision) }, items };
+  const list: EntryList = { apiVersion: info.apiVersion, kind: info.listKind, metadata: { resourceVersion: String(revision) }, entries };
   if (hasMore) {
     list.metadata.continue = encodeContinue(metaVersion, revision, `${lastKey.slice(prefix.length)}\u0000`);
     if (selection.everything && remaining > 0) list.metadata.remainingItemCount = remaining;

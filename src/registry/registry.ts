@@ -6,6 +6,7 @@ import type { ResourceDefinition } from '../api/types.js';
 import type { Brand } from '../machinery/brand.js';
 import type { Store } from '../storage/interface.js';
 import { GenericStore } from './generic-store.js';
+import type { CacherOptions } from '../storage/cacher/cacher.js';
 import { resolveResource, type ResourceInfo } from './resource-info.js';
 
 export interface GroupVersions {
@@ -23,6 +24,7 @@ export class Registry {
     defs: readonly ResourceDefinition[],
     readonly brand: Brand,
     readonly store: Store,
+    cacheOptions: CacherOptions = {},
   ) {
     this.resources = defs.map((d) => resolveResource(d, brand));
     const groups = new Map<string, Set<string>>();
@@ -32,11 +34,20 @@ export class Registry {
       const owner = prefixes.get(info.keyPrefix);
       if (owner && !owner.conversion && !info.conversion) throw new Error(`storage prefix ${info.keyPrefix} claimed by ${owner.kind} and ${info.kind}`);
       prefixes.set(info.keyPrefix, info);
-      this.byPath.set(`${info.group}/${info.version}/${info.plural}`, new GenericStore(info, store, brand));
+      this.byPath.set(`${info.group}/${info.version}/${info.plural}`, new GenericStore(info, store, brand, cacheOptions));
       if (!groups.has(info.group)) groups.set(info.group, new Set());
       groups.get(info.group)?.add(info.version);
     }
     this.groups = [...groups].map(([group, versions]) => ({ group, versions: sortVersions([...versions]) }));
+  }
+
+  /** Fills every watch cache from the store and starts following it. */
+  async startCaches(): Promise<void> {
+    await Promise.all([...this.byPath.values()].map((s) => s.startCache()));
+  }
+
+  stopCaches(): void {
+    for (const s of this.byPath.values()) s.stopCache();
   }
 
   /** The store serving a resource, or undefined. */

@@ -8,11 +8,23 @@ import { parseLabelSelector } from '../machinery/label-selector.js';
 import { checkFieldSelector, parseFieldSelector } from '../machinery/field-selector.js';
 import type { ResourceInfo } from './resource-info.js';
 import type { ListOptions } from './context.js';
+import type { CacheEntry } from '../storage/cacher/types.js';
 
 export interface Selection {
   /** Selects every object: callers may skip matching. */
   readonly everything: boolean;
   matches(obj: Obj): boolean;
+  /** The same decision from a cache entry's precomputed labels and field values. */
+  matchesEntry(entry: CacheEntry): boolean;
+}
+
+/** Values of the type's field-selector fields for one object (what a cache entry keeps). */
+export function fieldValues(info: ResourceInfo, obj: Obj): Record<string, string> {
+  const meta = metaOf(obj);
+  const out: Record<string, string> = { 'metadata.name': meta.name ?? '' };
+  if (info.namespaced) out['metadata.namespace'] = meta.namespace ?? '';
+  for (const [field, get] of Object.entries(info.def.fieldSelectors ?? {})) out[field] = get(obj) ?? '';
+  return out;
 }
 
 /** Compiles the request's selectors; 400 for a malformed selector or an unsupported field. */
@@ -23,10 +35,14 @@ export function selectionFor(info: ResourceInfo, opts: ListOptions): Selection {
   // word an unknown field differently from those on the default conversion.
   const ownConversion = info.group === '' || info.def.fieldSelectors !== undefined;
   checkFieldSelector(fields.requirements, info.fieldSelectorFields, ownConversion ? 'label-not-supported' : 'not-known');
-  if (labels.isEverything && fields.isEverything) return { everything: true, matches: () => true };
+  if (labels.isEverything && fields.isEverything) return { everything: true, matches: () => true, matchesEntry: () => true };
   const getters = info.def.fieldSelectors ?? {};
   return {
     everything: false,
+    matchesEntry(entry) {
+      if (!labels.isEverything && !labels(entry.labels)) return false;
+      return fields.isEverything || fields((field) => entry.fields[field] ?? '');
+    },
     matches(obj) {
       const meta = metaOf(obj);
       if (!labels.isEverything && !labels(meta.labels)) return false;

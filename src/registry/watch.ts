@@ -1,87 +1,98 @@
 /**
- * Watches straight from the store: synthetic ADDED events for the initial state (when the
- * watch starts without a resourceVersion or at `0`), then every change, with selector
- * transitions as upstream (an object that stops matching arrives as DELETED, one that starts
- * matching as ADDED).
+ * Watches served from the watch cache: the initial state (synthetic ADDED events) when the
+ * plan asks for it, then every later change as an encoded watch line shared by all watchers,
+ * with selector transitions as upstream (an object that stops matching arrives as DELETED with
+ * its previous content, one that starts matching as ADDED).
  */
-import type { Store, StoreEvent } from '../storage/interface.js';
-import type { Obj } from '../machinery/object.js';
-import { badRequest, gone, type Status } from '../machinery/status.js';
-import { metaOf } from '../machinery/object.js';
-import { listPrefix, type ResourceInfo } from './resource-info.js';
-import type { ListOptions } from './context.js';
+import type { CacheEntry, CacheEvent } from '../storage/cacher/types.js';
+import { watchLine } from '../storage/cacher/types.js';
+import { gone, type Status } from '../machinery/status.js';
+import { listPrefix } from './resource-info.js';
 import type { Selection } from './selection.js';
 import type { GenericStore } from './generic-store.js';
+import type { WatchPlan } from './read-options.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
-export interface WatchSink {
-  /** One event; the sink must not block. */
-  event(type: WatchEventType, object: Obj | Status): void;
-  /** The watch ended from the server side (error already sent as an ERROR event). */
-  end(): void;
+export interface WatchStart {
+  /** Entries to send as ADDED first (empty when the plan starts at an exact revision). */
+  initial: CacheEntry[];
+  /** Revision of the initial state; every later line has a higher one. */
+  revision: number;
+  /** Set when the requested revision is older than the kept history: send it as an ERROR event and end. */
+  expired?: Status;
+  /**
+   * Starts delivery of every line after `revision`, in order; `onLine` returning false stops it.
+   * Call it in the same turn as startWatch so no event is missed.
+   */
+  subscribe(onLine: (line: Buffer) => boolean): () => void;
 }
 
-/** Starts a watch; returns the function that stops it. */
-export async function watchObjects(
-  registry: GenericStore,
-  store: Store,
-  info: ResourceInfo,
-  namespace: string,
-  opts: ListOptions,
-  selection: Selection,
-  sink: WatchSink,
-): Promise<() => void> {
-  const prefix = listPrefix(info, namespace);
-  const rv = opts.resourceVersion ?? '';
-  let from: number;
-  if (rv === '' || rv === '0') {
-    const initial = await store.range(prefix);
-    for (const kv of initial.items) {
-      const obj = registry.decode(kv);
-      if (selection.matches(obj)) sink.event('ADDED', obj);
+/** Upstream's message for a watch resuming before the kept history. */
+export function tooOldResourceVersion(requested: number, oldest: number): Status {
+  return gone(`too old resource version: ${requested} (${oldest})`).toStatus();
+}
+
+/** Prepares a watch; throws (504, 422...) before anything is sent when it cannot start. */
+export async function startWatch(gs: GenericStore, namespace: string, plan: WatchPlan, selection: Selection): Promise<WatchStart> {
+  const cache = gs.cache;
+  if (!cache) throw new Error(`${gs.info.plural} has no watch cache`);
+  const prefix = listPrefix(gs.info, namespace);
+  const from = plan.from;
+  if (from.kind === 'notOlderThan' || from.kind === 'exact') await gs.waitForRevision(from.revision);
+  let revision: number;
+  let backlog: CacheEvent[] = [];
+  let initial: CacheEntry[] = [];
+  if (from.kind === 'exact') {
+    const since = cache.eventsSince(from.revision);
+    if (since === undefined) {
+      return {
+        initial: [],
+        revision: from.revision,
+        expired: tooOldResourceVersion(from.revision, cache.oldestResumableRevision()),
+        subscribe: () => () => {},
+      };
     }
-    from = initial.revision;
+    backlog = since;
+    revision = from.revision;
   } else {
-    from = Number(rv);
-    if (!Number.isSafeInteger(from) || from < 0) throw badRequest(`invalid resource version: ${rv}`);
+    revision = cache.currentRevision();
+    if (plan.initialEvents) {
+      const all = cache.list(prefix);
+      initial = selection.everything ? all : all.filter((e) => selection.matchesEntry(e));
+    }
   }
-  let stopped = false;
-  const cancel = store.watch(
-    prefix,
-    from,
-    (events) => {
-      if (stopped) return;
-      for (const e of events) deliver(registry, e, selection, sink);
+  return {
+    initial,
+    revision,
+    subscribe(onLine) {
+      let active = true;
+      const deliver = (event: CacheEvent): boolean => {
+        if (!active) return false;
+        if (!event.entry.key.startsWith(prefix)) return true;
+        const line = lineFor(event, selection);
+        if (line === undefined) return true;
+        if (!onLine(line)) active = false;
+        return active;
+      };
+      for (const e of backlog) if (!deliver(e)) return () => {};
+      const remove = cache.listen(deliver);
+      return () => {
+        active = false;
+        remove();
+      };
     },
-    (err) => {
-      if (stopped) return;
-      const status = gone(`too old resource version: ${from} (${store.compactedRevision()})`).toStatus();
-      void err;
-      sink.event('ERROR', status);
-      stopped = true;
-      sink.end();
-    },
-  );
-  return () => {
-    stopped = true;
-    cancel();
   };
 }
 
-/** Turns one store event into the watch event this watcher should see, if any. */
-function deliver(registry: GenericStore, e: StoreEvent, selection: Selection, sink: WatchSink): void {
-  const prev = e.prevKv ? registry.decode(e.prevKv) : undefined;
-  const prevMatch = prev !== undefined && selection.matches(prev);
-  if (e.type === 'delete') {
-    if (!prevMatch || prev === undefined) return;
-    metaOf(prev).resourceVersion = String(e.revision);
-    sink.event('DELETED', prev);
-    return;
-  }
-  const obj = registry.decode(e.kv);
-  const match = selection.matches(obj);
-  if (match && prevMatch) sink.event('MODIFIED', obj);
-  else if (match) sink.event('ADDED', obj);
-  else if (prevMatch) sink.event('DELETED', obj);
+/** The line this watcher sees for an event, or undefined when it sees nothing. */
+function lineFor(event: CacheEvent, selection: Selection): Buffer | undefined {
+  if (selection.everything) return watchLine(event, event.type, event.entry);
+  if (event.type === 'DELETED') return selection.matchesEntry(event.entry) ? watchLine(event, 'DELETED', event.entry) : undefined;
+  const now = selection.matchesEntry(event.entry);
+  const before = event.prev !== undefined && selection.matchesEntry(event.prev);
+  if (now && before) return watchLine(event, 'MODIFIED', event.entry);
+  if (now) return watchLine(event, 'ADDED', event.entry);
+  if (before && event.deleted) return watchLine(event, 'DELETED', event.deleted);
+  return undefined;
 }

@@ -30,6 +30,8 @@ export interface ApiServerOptions {
   shutdownDelayMs: number;
   /** Time after start during which unfinished post-start hooks count as live. */
   livezGracePeriodMs: number;
+  /** How long the watch caches keep events for resuming watches. */
+  watchHistoryMs: number;
   now?: () => number;
 }
 
@@ -48,7 +50,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const now = opts.now ?? Date.now;
   const startedAt = now();
   const { brand, store } = opts;
-  const registry = new Registry(ALL_RESOURCES, brand, store);
+  const registry = new Registry(ALL_RESOURCES, brand, store, { historyMs: opts.watchHistoryMs });
+  await registry.startCaches();
   const authorizer = unionAuthorizer([privilegedGroupAuthorizer]);
   const admission = admissionChain([namespaceLifecycle(registry)]);
 
@@ -123,6 +126,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
         signalShutdown();
         stopExpiry();
         await listener.close(DRAIN_TIMEOUT_MS);
+        registry.stopCaches();
       })();
       return stopped;
     },

@@ -1,7 +1,7 @@
 /** POST on a collection: create one object (201), or 200 on dry-run as upstream. */
 import { writeObject } from '../http.js';
 import { review } from '../../registry/reviews.js';
-import { admitFor, dryRunOf, expectObjectOfKind, readObjectBody, type ResourceRequest } from './resource-request.js';
+import { admitFor, dryRunOf, expectObjectOfKind, readObjectBody, type ResourceRequest, writeStored } from './resource-request.js';
 
 /** Creates the body's object in the request's namespace. */
 export async function handleCreate(r: ResourceRequest): Promise<void> {
@@ -12,5 +12,5 @@ export async function handleCreate(r: ResourceRequest): Promise<void> {
     return;
   }
   const created = await r.store.create(r.ctx, r.namespace, obj, { dryRun, admit: admitFor(r, 'CREATE') });
-  writeObject(r.res, 201, created, r.output);
+  writeStored(r, 201, created, dryRun);
 }

@@ -4,7 +4,9 @@ import { badRequest } from '../../machinery/status.js';
 import { admitFor, dryRunOf, listOptionsOf, type ResourceRequest } from './resource-request.js';
 import { deleteOptionsOf } from './delete-options.js';
 import { selectionFor } from '../../registry/selection.js';
-import { listObjects } from '../../registry/list.js';
+import { listEntries } from '../../registry/list.js';
+import { planList } from '../../registry/read-options.js';
+import { entryObject } from '../../registry/cache-entry.js';
 import { metaOf } from '../../machinery/object.js';
 
 async function optionalBody(r: ResourceRequest): Promise<unknown> {
@@ -29,18 +31,11 @@ export async function handleDelete(r: ResourceRequest): Promise<void> {
 export async function handleDeleteCollection(r: ResourceRequest): Promise<void> {
   const dryRun = dryRunOf(r.query);
   const opts = deleteOptionsOf(r.query, await optionalBody(r), dryRun, r.ctx.brand);
-  const listOpts = listOptionsOf(r.query);
+  const listOpts = { ...listOptionsOf(r.query), limit: undefined, continue: undefined };
   const selection = selectionFor(r.store.info, listOpts);
-  const list = await listObjects(
-    r.store,
-    r.registry.store,
-    r.store.info,
-    r.namespace,
-    { ...listOpts, limit: undefined, continue: undefined },
-    selection,
-    r.ctx.brand.metaGroup,
-  );
-  for (const item of list.items) {
+  const list = await listEntries(r.store, r.namespace, listOpts, planList(listOpts, r.ctx.brand), selection, r.ctx.brand.metaGroup);
+  const items = list.entries.map(entryObject);
+  for (const item of items) {
     const meta = metaOf(item);
     try {
       await r.store.delete(r.ctx, meta.namespace ?? '', meta.name ?? '', { ...opts, admit: admitFor({ ...r, name: meta.name ?? '' }, 'DELETE') });
@@ -49,5 +44,5 @@ export async function handleDeleteCollection(r: ResourceRequest): Promise<void> 
       if ((e as { code?: number }).code !== 404) throw e;
     }
   }
-  writeObject(r.res, 200, list, r.output);
+  writeObject(r.res, 200, { apiVersion: list.apiVersion, kind: list.kind, metadata: list.metadata, items }, r.output);
 }

@@ -1,61 +1,38 @@
-import type { ServerResponse } from 'node:http';
-/** GET of a collection: a list (optionally chunked), or a watch when `watch=true`. */
-import { writeObject } from '../http.js';
-import { listOptionsOf, intParam, type ResourceRequest } from './resource-request.js';
+/** GET of a collection: a list (optionally chunked), served per the List table. */
+import { chooseEncoding, contentTypeOf } from '../../codec/serialize.js';
+import { entryObject } from '../../registry/cache-entry.js';
+import { listEntries, type EntryList } from '../../registry/list.js';
+import { planList } from '../../registry/read-options.js';
 import { selectionFor } from '../../registry/selection.js';
-import { listObjects } from '../../registry/list.js';
-import { watchObjects } from '../../registry/watch.js';
-import { forbiddenField, invalidObject, notAcceptable } from '../../machinery/status.js';
+import { writeObject, type Response } from '../http.js';
+import { listOptionsOf, type ResourceRequest } from './resource-request.js';
 
 /** Answers the list of objects the options select. */
 export async function handleList(r: ResourceRequest): Promise<void> {
   const opts = listOptionsOf(r.query);
-  if (opts.resourceVersionMatch && (opts.resourceVersion === undefined || opts.resourceVersion === '')) {
-    throw invalidObject('ListOptions', r.ctx.brand.metaGroup, '', [
-      forbiddenField('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'),
-    ]);
+  const plan = planList(opts, r.ctx.brand);
+  const selection = selectionFor(r.store.info, opts);
+  const list = await listEntries(r.store, r.namespace, opts, plan, selection, r.ctx.brand.metaGroup);
+  const encoding = chooseEncoding(r.output.encodings, list.apiVersion, list.kind);
+  if (encoding === 'json' && !r.output.pretty) return writeJsonList(r.res, list, contentTypeOf('json', ''));
+  writeObject(r.res, 200, { apiVersion: list.apiVersion, kind: list.kind, metadata: list.metadata, items: list.entries.map(entryObject) }, r.output);
+}
+
+/** Writes a list as JSON by joining the items' cached bytes (no per-item encode). */
+function writeJsonList(res: Response, list: EntryList, contentType: string): void {
+  const head = Buffer.from(
+    `{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(list.apiVersion)},"metadata":${JSON.stringify(list.metadata)},"items":[`,
+  );
+  const parts: Buffer[] = [head];
+  for (let i = 0; i < list.entries.length; i++) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(list.entries[i].json);
   }
-  const selection = selectionFor(r.store.info, opts);
-  const list = await listObjects(r.store, r.registry.store, r.store.info, r.namespace, opts, selection, r.ctx.brand.metaGroup);
-  writeObject(r.res, 200, list, r.output);
+  parts.push(TAIL);
+  const body = Buffer.concat(parts);
+  res.writeHead(200, { 'content-type': contentType, 'content-length': body.length });
+  res.end(body);
 }
 
-/** Upstream's default watch timeout: a random duration between 30 and 60 minutes. */
-function defaultWatchTimeoutSeconds(): number {
-  return 1800 * (1 + Math.random());
-}
-
-/** Streams watch events as newline-delimited JSON until timeout, client close or shutdown. */
-export async function handleWatch(r: ResourceRequest): Promise<void> {
-  const opts = listOptionsOf(r.query);
-  // Watch events are streamed as JSON; protobuf watch framing is not served yet.
-  if (!r.output.encodings.includes('json')) throw notAcceptable(['application/json']);
-  const timeout = intParam(r.query, 'timeoutSeconds') ?? defaultWatchTimeoutSeconds();
-  const selection = selectionFor(r.store.info, opts);
-  const res = r.res;
-  let open = true;
-  let finish: () => void = () => {};
-  const done = new Promise<void>((resolve) => {
-    finish = resolve;
-  });
-  const stop = await watchObjects(r.store, r.registry.store, r.store.info, r.namespace, opts, selection, {
-    event(type, object) {
-      if (!open) return;
-      if (!res.headersSent) res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
-      (res as ServerResponse).write(`${JSON.stringify({ type, object })}\n`);
-    },
-    end() {
-      finish();
-    },
-  });
-  if (!res.headersSent) res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
-  // Flush headers so clients see the watch is established before the first event.
-  (res as { flushHeaders?: () => void }).flushHeaders?.();
-  const timer = setTimeout(finish, timeout * 1000);
-  const clientGone = new Promise<void>((resolve) => res.on('close', () => resolve()));
-  await Promise.race([done, clientGone, r.shuttingDown]);
-  open = false;
-  clearTimeout(timer);
-  stop();
-  res.end();
-}
+const COMMA = Buffer.from(',');
+const TAIL = Buffer.from(']}');

@@ -9,7 +9,7 @@ import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest, invalid, invalidObject, unsupportedMediaType } from '../../machinery/status.js';
 import { exceedsDepth, MAX_JSON_DEPTH, objectShapeError } from '../../machinery/object-shape.js';
 import { readBody, writeObject } from '../http.js';
-import { admitFor, dryRunOf, type ResourceRequest } from './resource-request.js';
+import { admitFor, dryRunOf, type ResourceRequest, writeStored } from './resource-request.js';
 
 const JSON_PATCH = 'application/json-patch+json';
 const MERGE_PATCH = 'application/merge-patch+json';
@@ -42,5 +42,5 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     return patched;
   };
   const { obj } = await r.store.guaranteedUpdate(r.ctx, r.namespace, r.name, transform, { dryRun, subresource: r.subresource, admit: admitFor(r, 'UPDATE') });
-  writeObject(r.res, 200, obj, r.output);
+  writeStored(r, 200, obj, dryRun);
 }

@@ -8,7 +8,7 @@ import type { RequestContext, AdmitFn, ListOptions } from '../../registry/contex
 import type { Registry } from '../../registry/registry.js';
 import type { RequestInfo } from '../request-info.js';
 import type { Output, Request, Response } from '../http.js';
-import { readBody } from '../http.js';
+import { readBody, writeObject } from '../http.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
 import { badRequest, unsupportedMediaType } from '../../machinery/status.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
@@ -143,4 +143,22 @@ export function admitFor(r: ResourceRequest, operation: 'CREATE' | 'UPDATE' | 'D
       oldObject: old,
       ctx: r.ctx,
     });
+}
+
+/**
+ * Writes an object just stored: compact JSON reuses the bytes the watch cache encoded for it
+ * (the write's event reached the cache before the write resolved), anything else encodes.
+ */
+export function writeStored(r: ResourceRequest, code: number, obj: Obj, dryRun: boolean): void {
+  const meta = obj.metadata;
+  const rv = Number(meta?.resourceVersion);
+  const jsonFirst = r.output.encodings[0] === 'json' && !r.output.pretty;
+  // A dry run stored nothing: the cache holds the old object.
+  const bytes = jsonFirst && rv > 0 && !dryRun ? r.store.encodedAt(meta?.namespace ?? '', meta?.name ?? '', rv) : undefined;
+  if (bytes === undefined) {
+    writeObject(r.res, code, obj, r.output);
+    return;
+  }
+  r.res.writeHead(code, { 'content-type': 'application/json', 'content-length': bytes.length });
+  r.res.end(bytes);
 }

@@ -1,6 +1,6 @@
 /** PUT of one object, its status, or a namespace's finalize subresource. */
 import { writeObject } from '../http.js';
-import { admitFor, dryRunOf, expectObjectOfKind, readObjectBody, type ResourceRequest } from './resource-request.js';
+import { admitFor, dryRunOf, expectObjectOfKind, readObjectBody, type ResourceRequest, writeStored } from './resource-request.js';
 
 /** Replaces the object with the body (compare-and-swap when the body carries a resourceVersion). */
 export async function handleUpdate(r: ResourceRequest): Promise<void> {
@@ -11,5 +11,5 @@ export async function handleUpdate(r: ResourceRequest): Promise<void> {
     subresource: r.subresource,
     admit: admitFor(r, 'UPDATE'),
   });
-  writeObject(r.res, created ? 201 : 200, updated, r.output);
+  writeStored(r, created ? 201 : 200, updated, dryRun);
 }

@@ -1,0 +1,114 @@
+/**
+ * Watch streams: newline-delimited watch events over a chunked (HTTP/1.1) or streamed (HTTP/2)
+ * response. The initial state is written with backpressure; live events go through a bounded
+ * buffer, and a watcher that stops reading is closed when it fills (the client resumes from its
+ * last resourceVersion), so no watcher ever slows another or the writers.
+ */
+import type { ServerResponse } from 'node:http';
+import { notAcceptable } from '../../machinery/status.js';
+import { planWatch } from '../../registry/read-options.js';
+import { selectionFor } from '../../registry/selection.js';
+import { startWatch } from '../../registry/watch.js';
+import { intParam, listOptionsOf, type ResourceRequest } from './resource-request.js';
+
+/** Bytes a watcher may have waiting for its socket before it is closed. */
+export const WATCH_BUFFER_BYTES = 1024 * 1024;
+/** How often a watch that allows bookmarks gets one (upstream: about a minute). */
+const BOOKMARK_INTERVAL_MS = 60_000;
+
+/** Upstream's default watch timeout: a random duration between 30 and 60 minutes. */
+function defaultTimeoutSeconds(): number {
+  return 1800 * (1 + Math.random());
+}
+
+function boolParam(query: URLSearchParams, name: string): boolean {
+  const v = query.get(name);
+  return v === 'true' || v === '1';
+}
+
+/** Streams watch events until timeout, client close, buffer overflow or shutdown. */
+export async function handleWatch(r: ResourceRequest): Promise<void> {
+  const opts = listOptionsOf(r.query);
+  const allowBookmarks = boolParam(r.query, 'allowWatchBookmarks');
+  const plan = planWatch({ ...opts, sendInitialEvents: r.query.get('sendInitialEvents') ?? undefined, allowWatchBookmarks: allowBookmarks }, r.ctx.brand);
+  // Watch events are streamed as JSON; protobuf watch framing is not served yet.
+  if (!r.output.encodings.includes('json')) throw notAcceptable(['application/json']);
+  const timeoutSeconds = intParam(r.query, 'timeoutSeconds') ?? defaultTimeoutSeconds();
+  const selection = selectionFor(r.store.info, opts);
+  const start = await startWatch(r.store, r.namespace, plan, selection);
+  const res = r.res as ServerResponse;
+  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
+
+  const { info } = r.store;
+  const bookmark = (revision: number, initialEventsEnd: boolean): Buffer => {
+    const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
+    if (initialEventsEnd) metadata.annotations = { [r.ctx.brand.key('initial-events-end')]: 'true' };
+    return Buffer.from(`${JSON.stringify({ type: 'BOOKMARK', object: { kind: info.kind, apiVersion: info.apiVersion, metadata } })}\n`);
+  };
+
+  let finish: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  let open = true;
+  let catchingUp = true;
+  const pending: Buffer[] = [];
+  let pendingBytes = 0;
+  const overflow = () => {
+    open = false;
+    finish();
+  };
+  const unsubscribe = start.subscribe((line) => {
+    if (!open) return false;
+    if (catchingUp) {
+      pending.push(line);
+      pendingBytes += line.length;
+    } else {
+      res.write(line);
+    }
+    if ((catchingUp ? pendingBytes : res.writableLength) > WATCH_BUFFER_BYTES) {
+      overflow();
+      return false;
+    }
+    return true;
+  });
+  res.on('close', () => {
+    open = false;
+    finish();
+  });
+  void r.shuttingDown.then(finish);
+  const timer = setTimeout(() => {
+    if (open && allowBookmarks) res.write(bookmark(r.store.currentRevision(), false));
+    finish();
+  }, timeoutSeconds * 1000);
+  const bookmarks = allowBookmarks
+    ? setInterval(() => {
+        if (open && !catchingUp) res.write(bookmark(r.store.currentRevision(), false));
+      }, BOOKMARK_INTERVAL_MS)
+    : undefined;
+
+  if (start.expired) {
+    res.write(`${JSON.stringify({ type: 'ERROR', object: start.expired })}\n`);
+    finish();
+  } else {
+    // The initial state respects the client's pace; live lines wait in `pending` meanwhile.
+    for (const entry of start.initial) {
+      if (!open) break;
+      if (!res.write(Buffer.concat([ADDED_HEAD, entry.json, LINE_TAIL]))) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), done]);
+    }
+    if (open && plan.initialEventsEndBookmark) res.write(bookmark(start.revision, true));
+    for (const line of pending) if (open) res.write(line);
+    pending.length = 0;
+    catchingUp = false;
+  }
+  (res as { flushHeaders?: () => void }).flushHeaders?.();
+  await done;
+  open = false;
+  clearTimeout(timer);
+  if (bookmarks) clearInterval(bookmarks);
+  unsubscribe();
+  res.end();
+}
+
+const ADDED_HEAD = Buffer.from('{"type":"ADDED","object":');
+const LINE_TAIL = Buffer.from('}\n');

@@ -1,0 +1,188 @@
+/**
+ * The watch cache of one resource: the current objects and a ring of recent events, fed by one
+ * watch on the store. It serves lists and watches from memory; every object and event is
+ * encoded once (by the registry's `toEntry`) and the same bytes go to every reader.
+ *
+ * Freshness: the store publishes each commit to live watchers synchronously, before any other
+ * code runs, so once the cache's own watch is live it is as fresh as `store.currentRevision()`.
+ */
+import type { Store, StoreEvent } from '../interface.js';
+import type { StoreError } from '../interface.js';
+import { compareKeys } from '../keys.js';
+import { EventRing } from './event-ring.js';
+import type { CacheEntry, CacheEvent, ToEntry } from './types.js';
+
+export interface CacherOptions {
+  /** How long events are kept for watches that resume; default 5 minutes. */
+  historyMs?: number;
+  /** Most events kept whatever their age; default 100,000. */
+  maxEvents?: number;
+  now?: () => number;
+}
+
+/** Receives the cache's events in revision order; returns false to be dropped (e.g. buffer full). */
+export type CacheListener = (event: CacheEvent) => boolean;
+
+export class Cacher {
+  private readonly entries = new Map<string, CacheEntry>();
+  /** Keys in order, rebuilt lazily after adds and deletes (updates keep the order). */
+  private sorted: string[] | undefined = [];
+  private readonly ring: EventRing;
+  private readonly listeners = new Set<CacheListener>();
+  private revision = 0;
+  private live = false;
+  private stopWatch: (() => void) | undefined;
+  private readonly waiters = new Set<{ revision: number; resolve: (ok: boolean) => void }>();
+
+  constructor(
+    private readonly store: Store,
+    readonly prefix: string,
+    private readonly toEntry: ToEntry,
+    opts: CacherOptions = {},
+  ) {
+    this.ring = new EventRing(opts.historyMs ?? 5 * 60_000, opts.maxEvents ?? 100_000, opts.now ?? Date.now);
+  }
+
+  /** Lists the store and starts the watch that keeps the cache current. */
+  async start(): Promise<void> {
+    const list = await this.store.range(this.prefix);
+    this.entries.clear();
+    for (const kv of list.items) this.entries.set(kv.key, this.toEntry(kv, kv.modRevision));
+    this.sorted = undefined;
+    this.revision = list.revision;
+    this.ring.reset(list.revision);
+    // range ran synchronously and no commit can interleave before this line, so the watch
+    // starts live at the store's current revision.
+    this.live = list.revision === this.store.currentRevision();
+    this.stopWatch?.();
+    this.stopWatch = this.store.watch(
+      this.prefix,
+      list.revision,
+      (events) => this.apply(events),
+      (err) => this.failed(err),
+    );
+    // A store whose commits can interleave with the list (not ours today) gets a second try.
+    if (!this.live) setImmediate(() => void this.start().catch(() => {}));
+  }
+
+  /** Stops the store watch and ends every listener. */
+  stop(): void {
+    this.stopWatch?.();
+    this.listeners.clear();
+    for (const w of this.waiters) w.resolve(false);
+    this.waiters.clear();
+  }
+
+  /** True while the cache follows the store without lag (reads from it are as fresh as the store). */
+  isLive(): boolean {
+    return this.live;
+  }
+
+  /** The revision the cache is known to reflect. */
+  currentRevision(): number {
+    return this.live ? Math.max(this.revision, this.store.currentRevision()) : this.revision;
+  }
+
+  /** Events after this revision are all in the ring (older resumes get 410). */
+  oldestResumableRevision(): number {
+    return this.ring.startRevision();
+  }
+
+  /** Resolves true once the cache reflects `revision`, false after timeoutMs. */
+  waitFor(revision: number, timeoutMs: number): Promise<boolean> {
+    if (this.currentRevision() >= revision) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const w = {
+        revision,
+        resolve: (ok: boolean) => {
+          clearTimeout(timer);
+          this.waiters.delete(w);
+          resolve(ok);
+        },
+      };
+      const timer = setTimeout(() => w.resolve(this.currentRevision() >= revision), timeoutMs);
+      this.waiters.add(w);
+    });
+  }
+
+  /** Current entries under prefix (a sub-prefix of the cache's, e.g. one namespace), in key order. */
+  list(prefix: string = this.prefix): CacheEntry[] {
+    this.sorted ??= [...this.entries.keys()].sort(compareKeys);
+    const keys = this.sorted;
+    const out: CacheEntry[] = [];
+    let i = prefix === this.prefix ? 0 : lowerBound(keys, prefix);
+    for (; i < keys.length && keys[i].startsWith(prefix); i++) out.push(this.entries.get(keys[i]) as CacheEntry);
+    return out;
+  }
+
+  /** One current entry. */
+  get(key: string): CacheEntry | undefined {
+    return this.entries.get(key);
+  }
+
+  /** Kept events with revision > after, or undefined when some were already dropped (410). */
+  eventsSince(after: number): CacheEvent[] | undefined {
+    return this.ring.since(after);
+  }
+
+  /** Adds a listener for every later event; returns remove(). */
+  listen(listener: CacheListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Applies one commit's events: entries, ring, listeners, waiters. */
+  private apply(events: StoreEvent[]): void {
+    for (const e of events) {
+      const prev = this.entries.get(e.kv.key);
+      let event: CacheEvent;
+      if (e.type === 'delete') {
+        const deleted = this.toEntry(e.prevKv ?? e.kv, e.revision);
+        this.entries.delete(e.kv.key);
+        this.sorted = undefined;
+        event = { type: 'DELETED', revision: e.revision, entry: deleted, prev, deleted };
+      } else {
+        const entry = this.toEntry(e.kv, e.revision);
+        if (!prev) this.sorted = undefined;
+        this.entries.set(e.kv.key, entry);
+        event = { type: prev ? 'MODIFIED' : 'ADDED', revision: e.revision, entry, prev };
+        if (prev && e.prevKv) {
+          // A watcher whose selector the object stops matching sees DELETED with the old content.
+          const prevKv = e.prevKv;
+          Object.defineProperty(event, 'deleted', { configurable: true, enumerable: true, get: () => this.memoDeleted(event, prevKv) });
+        }
+      }
+      this.revision = e.revision;
+      this.ring.push(event);
+      for (const l of this.listeners) {
+        if (!l(event)) this.listeners.delete(l);
+      }
+    }
+    for (const w of this.waiters) if (this.currentRevision() >= w.revision) w.resolve(true);
+  }
+
+  private memoDeleted(event: CacheEvent, prevKv: StoreEvent['kv']): CacheEntry {
+    const deleted = this.toEntry(prevKv, event.revision);
+    Object.defineProperty(event, 'deleted', { value: deleted, enumerable: true });
+    return deleted;
+  }
+
+  /** The store watch ended (closed, or compacted under us): re-list and resume. */
+  private failed(err: StoreError): void {
+    this.live = false;
+    if (err.code === 'Closed') return;
+    void this.start().catch(() => {});
+  }
+}
+
+/** First index whose key is >= prefix. */
+function lowerBound(keys: string[], prefix: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareKeys(keys[mid], prefix) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
