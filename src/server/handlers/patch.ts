@@ -8,7 +8,7 @@ import { mediaTypeEssence } from '../../codec/accept.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest, invalid, invalidObject, unsupportedMediaType } from '../../machinery/status.js';
 import { exceedsDepth, MAX_JSON_DEPTH, objectShapeError } from '../../machinery/object-shape.js';
-import { readBody, writeObject } from '../http.js';
+import { readBody } from '../http.js';
 import { admitFor, dryRunOf, type ResourceRequest, writeStored } from './resource-request.js';
 
 const JSON_PATCH = 'application/json-patch+json';

@@ -1,5 +1,4 @@
 /** PUT of one object, its status, or a namespace's finalize subresource. */
-import { writeObject } from '../http.js';
 import { admitFor, dryRunOf, expectObjectOfKind, readObjectBody, type ResourceRequest, writeStored } from './resource-request.js';
 
 /** Replaces the object with the body (compare-and-swap when the body carries a resourceVersion). */
