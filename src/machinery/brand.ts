@@ -5,6 +5,8 @@
 export interface Brand {
   /** Domain suffix of branded API groups: `orch.io` or `k8s.io`. */
   readonly domain: string;
+  /** Domain of well-known labels, taints and resource names (`orch.io`; upstream `kubernetes.io`). */
+  readonly labelDomain: string;
   /** Short word used in names such as `orch-system` / `kube-system`. */
   readonly word: string;
   readonly systemNamespace: string;
@@ -33,10 +35,11 @@ export interface Brand {
 const KUBERNETES_PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 /** A brand from its domain, its short word and its long name (`orch`, `kubernetes`). */
-function makeBrand(domain: string, word: string, vendor: string): Brand {
+function makeBrand(domain: string, word: string, vendor: string, labelDomain: string): Brand {
   const protobufMediaType = `application/vnd.${vendor}.protobuf`;
   return {
     domain,
+    labelDomain,
     word,
     systemNamespace: `${word}-system`,
     publicNamespace: `${word}-public`,
@@ -52,9 +55,9 @@ function makeBrand(domain: string, word: string, vendor: string): Brand {
 }
 
 /** orch's own names: `*.orch.io`, `orch-system`, `application/vnd.orch.protobuf`. */
-export const ORCH_BRAND: Brand = makeBrand('orch.io', 'orch', 'orch');
+export const ORCH_BRAND: Brand = makeBrand('orch.io', 'orch', 'orch', 'orch.io');
 /** Kubernetes' names, for unchanged Kubernetes clients (`--kubernetes-compat`). */
-export const KUBERNETES_BRAND: Brand = makeBrand('k8s.io', 'kube', 'kubernetes');
+export const KUBERNETES_BRAND: Brand = makeBrand('k8s.io', 'kube', 'kubernetes', 'kubernetes.io');
 
 export function brandFor(kubernetesCompat: boolean): Brand {
   return kubernetesCompat ? KUBERNETES_BRAND : ORCH_BRAND;

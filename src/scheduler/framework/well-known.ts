@@ -1,7 +1,6 @@
 /**
  * Well-known label, taint and resource names the scheduler reads. Upstream spells them under
- * `kubernetes.io`; orch under its brand's domain. The Brand (machinery) does not yet carry this
- * label domain, so it is derived here, once, from the brand's word.
+ * `kubernetes.io`; orch under its brand's label domain (machinery/brand.ts).
  */
 import { type Brand, ORCH_BRAND } from '../../machinery/brand.js';
 
@@ -27,7 +26,7 @@ export interface WellKnownNames {
 
 /** The well-known names under a brand; Kubernetes' own brand gives upstream's exact names. */
 export function wellKnownNames(brand: Brand): WellKnownNames {
-  const d = brand.word === 'kube' ? 'kubernetes.io' : brand.domain;
+  const d = brand.labelDomain;
   return {
     labelDomain: d,
     hostnameLabel: `${d}/hostname`,
