@@ -108,6 +108,14 @@ test('profiles are chosen by schedulerName; pods for unknown schedulers are left
   assert.equal(sim.cluster.pods.get('other', 'default')?.spec.nodeName, undefined);
 });
 
-test('the default configuration names plugins not written yet', () => {
-  assert.throws(() => createSimulation({ registry: IN_TREE_REGISTRY }), /plugin "NodePorts" does not exist/);
+test('the default configuration (every default plugin of v1beta1) schedules pods', async () => {
+  const sim = createSimulation({ registry: IN_TREE_REGISTRY, seed: 3 });
+  for (let i = 0; i < 4; i++) sim.cluster.addNode(node(`n${i}`, '4', '8Gi', { metadata: { name: `n${i}`, labels: { 'topology.orch.io/zone': `z${i % 2}` } } }));
+  for (let i = 0; i < 8; i++) sim.cluster.addPod(pod(`p${i}`, { cpu: '500m', memory: '512Mi' }));
+  await sim.scheduler.runUntilIdle();
+  const perNode = new Map<string, number>();
+  for (const p of sim.cluster.pods.list()) perNode.set(p.spec.nodeName ?? '', (perNode.get(p.spec.nodeName ?? '') ?? 0) + 1);
+  assert.equal(perNode.get(''), undefined, 'every pod is bound');
+  // LeastAllocated and BalancedAllocation spread equal pods evenly over equal nodes.
+  assert.deepEqual([...perNode.values()], [2, 2, 2, 2]);
 });

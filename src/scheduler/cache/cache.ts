@@ -27,6 +27,8 @@ export const DEFAULT_ASSUMED_POD_TTL_MS = 15 * 60 * 1000;
 export class SchedulerCache {
   private readonly nodes = new Map<string, NodeInfo>();
   private readonly pods = new Map<string, PodState>();
+  /** UIDs of the pods still assumed, so expiry checks do not walk every cached pod. */
+  private readonly assumedUIDs = new Set<string>();
   private readonly tree: NodeTree;
   private readonly images = new Map<string, ImageStateSummary & { nodes: Set<string> }>();
   /** Nodes changed since the last updateSnapshot. */
@@ -50,6 +52,7 @@ export class SchedulerCache {
     const pi = new PodInfo(pod);
     this.addToNode(pi);
     this.pods.set(uid, { podInfo: pi, nodeName: pod.spec.nodeName ?? '', assumed: true, bindingFinished: false, deadline: undefined });
+    this.assumedUIDs.add(uid);
   }
 
   /** Binding was sent: the assumption now expires after the TTL unless the informer confirms it. */
@@ -67,6 +70,7 @@ export class SchedulerCache {
     if (st === undefined || !st.assumed) return;
     this.removeFromNode(st);
     this.pods.delete(uid);
+    this.assumedUIDs.delete(uid);
   }
 
   /** A bound pod was seen (informer add): confirms an assumption or adds the pod. */
@@ -84,6 +88,7 @@ export class SchedulerCache {
       }
       st.assumed = false;
       st.deadline = undefined;
+      this.assumedUIDs.delete(uid);
       return;
     }
     if (st !== undefined) {
@@ -110,6 +115,7 @@ export class SchedulerCache {
     if (st === undefined) return;
     this.removeFromNode(st);
     this.pods.delete(uid);
+    this.assumedUIDs.delete(uid);
   }
 
   isAssumedPod(pod: Pod): boolean {
@@ -124,10 +130,16 @@ export class SchedulerCache {
   /** Drops assumed pods whose binding finished more than the TTL ago (the informer never confirmed them). */
   cleanupAssumedPods(): void {
     const now = this.clock.now();
-    for (const [uid, st] of this.pods) {
-      if (st.assumed && st.bindingFinished && st.deadline !== undefined && now >= st.deadline) {
+    for (const uid of this.assumedUIDs) {
+      const st = this.pods.get(uid);
+      if (st === undefined || !st.assumed) {
+        this.assumedUIDs.delete(uid);
+        continue;
+      }
+      if (st.bindingFinished && st.deadline !== undefined && now >= st.deadline) {
         this.removeFromNode(st);
         this.pods.delete(uid);
+        this.assumedUIDs.delete(uid);
       }
     }
   }

@@ -87,6 +87,8 @@ export interface PodNominator {
   deleteNominatedPodIfExists(pod: Pod): void;
   updateNominatedPod(oldPod: Pod, newPodInfo: PodInfo): void;
   nominatedPodsForNode(nodeName: string): readonly PodInfo[];
+  /** True when no pod is nominated to any node; optional, a fast path for filtering. */
+  isEmpty?(): boolean;
 }
 
 /** A pod held at Permit; plugins allow or reject it by name. */

@@ -36,6 +36,7 @@ import type { Registry } from './registry.js';
 import type { NodeInfoLister } from './snapshot.js';
 import { Code, errorStatus, SUCCESS, Status, unschedulable } from './status.js';
 import { type Pod, podPriority, podUID } from './types.js';
+import { compileFilterRunner, compileScoreLoop, type FilterRunner, type ScoreLoop } from './plugin-loops.js';
 import { WaitingPodImpl } from './waiting-pods.js';
 import type { WellKnownNames } from './well-known.js';
 
@@ -74,6 +75,8 @@ export interface FrameworkConfig {
 interface WeightedScorePlugin {
   plugin: ScorePlugin;
   weight: number;
+  /** Scores every node into scores[i].score through this plugin's own call site (see compileScoreLoop). */
+  scoreAll: ScoreLoop;
 }
 
 export class Framework implements FrameworkHandle {
@@ -99,6 +102,7 @@ export class Framework implements FrameworkHandle {
   readonly bindPlugins: BindPlugin[];
   readonly postBindPlugins: PostBindPlugin[];
   private readonly snapshot: () => NodeInfoLister;
+  private readonly filterRunner: FilterRunner;
   private readonly waitingPods = new Map<string, WaitingPodImpl>();
 
   /** Builds every configured plugin; throws a configuration error for unknown or mismatched plugins. */
@@ -119,9 +123,13 @@ export class Framework implements FrameworkHandle {
     this.queueSort = queueSort[0];
     this.preFilterPlugins = at('preFilter');
     this.filterPlugins = at('filter');
+    this.filterRunner = compileFilterRunner(this.filterPlugins, filterFailure);
     this.postFilterPlugins = at('postFilter');
     this.preScorePlugins = at('preScore');
-    this.scorePlugins = cfg.plugins.score.map((ref) => ({ plugin: this.instantiate(cfg, ref.name, 'score') as ScorePlugin, weight: ref.weight || 1 }));
+    this.scorePlugins = cfg.plugins.score.map((ref) => {
+      const plugin = this.instantiate(cfg, ref.name, 'score') as ScorePlugin;
+      return { plugin, weight: ref.weight || 1, scoreAll: compileScoreLoop(plugin) };
+    });
     this.reservePlugins = at('reserve');
     this.permitPlugins = at('permit');
     this.preBindPlugins = at('preBind');
@@ -211,15 +219,7 @@ export class Framework implements FrameworkHandle {
 
   /** Filters in order, stopping at the first plugin that rejects the node. */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
-    const skip = state.skipFilterPlugins.size > 0 ? state.skipFilterPlugins : undefined;
-    for (const pl of this.filterPlugins) {
-      if (skip?.has(pl.name)) continue;
-      const s = guard(pl, () => pl.filter(state, pod, nodeInfo));
-      if (s.code === Code.Success) continue;
-      if (s.isUnschedulable()) return s.withFailedPlugin(pl.name);
-      return wrapError(`running ${JSON.stringify(pl.name)} filter plugin`, s, pl.name);
-    }
-    return SUCCESS;
+    return this.filterRunner(state, pod, nodeInfo, state.skipFilterPlugins.size > 0 ? state.skipFilterPlugins : undefined);
   }
 
   /**
@@ -228,6 +228,7 @@ export class Framework implements FrameworkHandle {
    * again without them (affinity may need them absent). Both must pass.
    */
   runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
+    if (this.nominator.isEmpty?.() === true) return this.runFilterPlugins(state, pod, nodeInfo);
     const nominated = this.nominator.nominatedPodsForNode(nodeInfo.name);
     if (nominated.length === 0) return this.runFilterPlugins(state, pod, nodeInfo);
     const priority = podPriority(pod);
@@ -283,20 +284,30 @@ export class Framework implements FrameworkHandle {
    * score × weight per node. Returns the totals in node order, or an Error status.
    */
   runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): NodeScore[] | Status {
-    const totals: NodeScore[] = nodes.map((n) => ({ name: n.name, score: 0 }));
-    for (const { plugin: pl, weight } of this.scorePlugins) {
+    const n = nodes.length;
+    const totals: NodeScore[] = new Array(n);
+    for (let i = 0; i < n; i++) totals[i] = { name: nodes[i].name, score: 0 };
+    // One scratch list reused by every plugin: allocation per node and plugin dominated this loop.
+    let scores: NodeScore[] | undefined;
+    for (const { plugin: pl, weight, scoreAll } of this.scorePlugins) {
       if (state.skipScorePlugins.has(pl.name)) continue;
-      const scores: NodeScore[] = new Array(nodes.length);
+      if (scores === undefined) {
+        scores = new Array(n);
+        for (let i = 0; i < n; i++) scores[i] = { name: nodes[i].name, score: 0 };
+      } else {
+        for (let i = 0; i < n; i++) scores[i].name = nodes[i].name;
+      }
       try {
-        for (let i = 0; i < nodes.length; i++) scores[i] = { name: nodes[i].name, score: pl.score(state, pod, nodes[i]) };
+        scoreAll(state, pod, nodes, scores);
       } catch (e) {
         return wrapError(`running Score plugin ${JSON.stringify(pl.name)}`, errorStatus(e), pl.name);
       }
       if (pl.normalizeScore !== undefined) {
-        const s = guard(pl, () => pl.normalizeScore!(state, pod, scores));
+        const list = scores;
+        const s = guard(pl, () => pl.normalizeScore!(state, pod, list));
         if (!s.isSuccess()) return wrapError(`running Normalize on Score plugin ${JSON.stringify(pl.name)}`, s, pl.name);
       }
-      for (let i = 0; i < scores.length; i++) {
+      for (let i = 0; i < n; i++) {
         const v = scores[i].score;
         if (!(v >= MIN_NODE_SCORE && v <= MAX_NODE_SCORE)) {
           return errorStatus(
@@ -408,6 +419,12 @@ export class Framework implements FrameworkHandle {
   newCycleState(): CycleState {
     return new CycleState();
   }
+}
+
+/** A rejected node's status: Unschedulable ones name the plugin, anything else becomes an Error. */
+function filterFailure(pl: FilterPlugin, s: Status): Status {
+  if (s.isUnschedulable()) return s.withFailedPlugin(pl.name);
+  return wrapError(`running ${JSON.stringify(pl.name)} filter plugin`, s, pl.name);
 }
 
 /** Upstream's maxTimeout for Permit waits: 15 minutes. */

@@ -34,6 +34,11 @@ export class Nominator implements PodNominator {
     this.addNominatedPod(newPodInfo, node);
   }
 
+  /** True when no pod is nominated anywhere (lets filtering skip the per-node lookup). */
+  isEmpty(): boolean {
+    return this.nodeOf.size === 0;
+  }
+
   nominatedPodsForNode(nodeName: string): readonly PodInfo[] {
     return this.byNode.get(nodeName) ?? NONE;
   }

@@ -19,6 +19,9 @@ import type {
   StorageClass,
 } from '../framework/types.js';
 import type { SchedulerEventHandlers } from '../event-handlers.js';
+import { ORCH_NAMES, type WellKnownNames } from '../framework/well-known.js';
+import type { VolumeBinderClient } from '../plugins/volume-binding/client.js';
+import { storageNames } from '../plugins/volume-binding/volume-util.js';
 import { ObjectStore } from './object-store.js';
 
 export interface RecordedEvent {
@@ -29,7 +32,7 @@ export interface RecordedEvent {
   message: string;
 }
 
-export class SimulatedCluster implements Listers, Binder, SchedulerClient, EventRecorder {
+export class SimulatedCluster implements Listers, Binder, SchedulerClient, EventRecorder, VolumeBinderClient {
   private version = 0;
   private uid = 0;
   private readonly v = () => String(++this.version);
@@ -49,7 +52,11 @@ export class SimulatedCluster implements Listers, Binder, SchedulerClient, Event
   /** Bindings that completed, in order. */
   readonly bindings: Binding[] = [];
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    /** Label domain of the storage annotations the simulated PV controller writes. */
+    private readonly names: WellKnownNames = ORCH_NAMES,
+  ) {}
 
   /** Fills uid, creationTimestamp and namespace defaults as the API server would. */
   private prepare<T extends ObjectWithMeta>(obj: T, namespaced: boolean): T {
@@ -96,6 +103,51 @@ export class SimulatedCluster implements Listers, Binder, SchedulerClient, Event
       status: { ...p.status, conditions: setCondition(p.status?.conditions, { type: 'PodScheduled', status: 'True' }) },
     }));
     this.bindings.push(b);
+  }
+
+  // ---- VolumeBinderClient: the PV controller and provisioner, done at once ----
+
+  /** Binds both ways as the PV controller would after the scheduler set the PV's claimRef. */
+  async bindVolume(pvc: PersistentVolumeClaim, pv: PersistentVolume): Promise<void> {
+    const sn = storageNames(this.names);
+    const claim = this.persistentVolumeClaims.get(pvc.metadata.name ?? '', pvc.metadata.namespace);
+    if (claim === undefined) throw new Error(`persistentvolumeclaims "${pvc.metadata.name}" not found`);
+    this.persistentVolumes.update(pv.metadata.name ?? '', undefined, (v) => ({
+      ...v,
+      spec: { ...v.spec, claimRef: { namespace: claim.metadata.namespace, name: claim.metadata.name, uid: claim.metadata.uid } },
+      status: { ...v.status, phase: 'Bound' },
+    }));
+    this.persistentVolumeClaims.update(claim.metadata.name ?? '', claim.metadata.namespace, (c) => ({
+      ...c,
+      metadata: { ...c.metadata, annotations: { ...c.metadata.annotations, [sn.bindCompletedAnnotation]: 'yes' } },
+      spec: { ...c.spec, volumeName: pv.metadata.name },
+      status: { ...c.status, phase: 'Bound' },
+    }));
+  }
+
+  /** Provisions a PV of the requested size for the claim on the selected node and binds them. */
+  async provisionVolume(pvc: PersistentVolumeClaim, nodeName: string): Promise<void> {
+    const sn = storageNames(this.names);
+    const claim = this.persistentVolumeClaims.get(pvc.metadata.name ?? '', pvc.metadata.namespace);
+    if (claim === undefined) throw new Error(`persistentvolumeclaims "${pvc.metadata.name}" not found`);
+    const selected = this.persistentVolumeClaims.update(claim.metadata.name ?? '', claim.metadata.namespace, (c) => ({
+      ...c,
+      metadata: { ...c.metadata, annotations: { ...c.metadata.annotations, [sn.selectedNodeAnnotation]: nodeName } },
+    }));
+    const pv = this.addObject(
+      this.persistentVolumes,
+      {
+        metadata: { name: `pvc-${selected.metadata.uid}` },
+        spec: {
+          capacity: { storage: selected.spec.resources?.requests?.storage ?? '0' },
+          accessModes: selected.spec.accessModes,
+          storageClassName: selected.spec.storageClassName ?? undefined,
+        },
+        status: { phase: 'Available' },
+      },
+      false,
+    );
+    await this.bindVolume(selected, pv);
   }
 
   // ---- SchedulerClient ----

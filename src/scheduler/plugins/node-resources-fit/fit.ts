@@ -126,6 +126,19 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, ScorePlu
   filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): Status {
     const s = state.read(preFilterStateKey);
     if (s === undefined) return errorStatus(`error reading "${preFilterStateKey.name}" from cycleState: not found`);
+    // Fast path for the common case (everything fits, no scalar resources): no allocation.
+    const r = s.requests;
+    const alloc = nodeInfo.allocatable;
+    const used = nodeInfo.requested;
+    if (
+      r.scalar === undefined &&
+      nodeInfo.pods.length < alloc.allowedPodNumber &&
+      alloc.milliCPU >= r.milliCPU + used.milliCPU &&
+      alloc.memory >= r.memory + used.memory &&
+      alloc.ephemeralStorage >= r.ephemeralStorage + used.ephemeralStorage
+    ) {
+      return SUCCESS;
+    }
     const insufficient = fitsRequest(s.requests, nodeInfo, this.ignoredResources, this.ignoredGroups);
     if (insufficient.length === 0) return SUCCESS;
     return unschedulable(...insufficient.map((r) => r.reason));

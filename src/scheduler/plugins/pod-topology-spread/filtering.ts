@@ -1,0 +1,141 @@
+/**
+ * PodTopologySpread PreFilter/Filter (upstream 1.21 filtering.go): matching pods per topology
+ * pair over the nodes that pass the pod's node selector and carry every topology key, plus the
+ * two smallest counts per key ("critical paths") so Filter's skew check and preemption's
+ * AddPod/RemovePod are O(1) per constraint.
+ */
+import { type StateData, StateKey } from '../../framework/cycle-state.js';
+import type { NodeInfo } from '../../framework/node-info.js';
+import type { NodeInfoLister } from '../../framework/snapshot.js';
+import { errorStatus, type Status, SUCCESS, unresolvable, unschedulable } from '../../framework/status.js';
+import type { Node, Pod } from '../../framework/types.js';
+import { type Constraint, countPodsMatchSelector, nodeLabelsMatch, pairKey } from './common.js';
+import { podMatchesNodeSelectorAndAffinityTerms } from './node-selector.js';
+
+export const NAME = 'PodTopologySpread';
+export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
+export const ERR_REASON_NODE_LABEL_NOT_MATCH = `${ERR_REASON_CONSTRAINTS_NOT_MATCH} (missing required label)`;
+
+const MAX_INT32 = 2147483647;
+
+/** The two smallest match counts of one topology key (upstream's criticalPaths). */
+export class CriticalPaths {
+  // Upstream starts with empty values, which a node label "" then matches; kept for fidelity.
+  v0 = '';
+  n0 = MAX_INT32;
+  v1 = '';
+  n1 = MAX_INT32;
+
+  clone(): CriticalPaths {
+    const c = new CriticalPaths();
+    c.v0 = this.v0;
+    c.n0 = this.n0;
+    c.v1 = this.v1;
+    c.n1 = this.n1;
+    return c;
+  }
+
+  update(value: string, num: number): void {
+    const i = value === this.v0 ? 0 : value === this.v1 ? 1 : -1;
+    if (i >= 0) {
+      if (i === 0) this.n0 = num;
+      else this.n1 = num;
+      if (this.n0 > this.n1) [this.v0, this.n0, this.v1, this.n1] = [this.v1, this.n1, this.v0, this.n0];
+    } else if (num < this.n0) {
+      this.v1 = this.v0;
+      this.n1 = this.n0;
+      this.v0 = value;
+      this.n0 = num;
+    } else if (num < this.n1) {
+      this.v1 = value;
+      this.n1 = num;
+    }
+  }
+}
+
+export class PreFilterState implements StateData {
+  constructor(
+    readonly constraints: readonly Constraint[],
+    readonly criticalPaths: Map<string, CriticalPaths>,
+    readonly matchNum: Map<string, number>,
+  ) {}
+
+  clone(): PreFilterState {
+    const paths = new Map<string, CriticalPaths>();
+    for (const [k, p] of this.criticalPaths) paths.set(k, p.clone());
+    return new PreFilterState(this.constraints, paths, new Map(this.matchNum));
+  }
+
+  /** Preemption/nomination: a pod added (1) to or removed (-1) from `node`. */
+  updateWithPod(updated: Pod, preemptor: Pod, node: Node | undefined, delta: number): void {
+    if (node === undefined || (updated.metadata.namespace ?? '') !== (preemptor.metadata.namespace ?? '')) return;
+    if (!nodeLabelsMatch(node, this.constraints)) return;
+    const labels = node.metadata.labels ?? {};
+    for (const c of this.constraints) {
+      if (!c.selector(updated.metadata.labels)) continue;
+      const v = labels[c.topologyKey];
+      const k = pairKey(c.topologyKey, v);
+      const n = (this.matchNum.get(k) ?? 0) + delta;
+      this.matchNum.set(k, n);
+      this.criticalPaths.get(c.topologyKey)?.update(v, n);
+    }
+  }
+}
+
+export const preFilterStateKey = new StateKey<PreFilterState>(`PreFilter${NAME}`);
+
+/** Counts matching pods per topology pair over the eligible nodes (upstream's calPreFilterState). */
+export function computePreFilterState(pod: Pod, constraints: readonly Constraint[], lister: NodeInfoLister): PreFilterState {
+  const matchNum = new Map<string, number>();
+  const all = lister.list();
+  const eligible: NodeInfo[] = [];
+  for (const ni of all) {
+    const node = ni.node;
+    if (node === undefined) continue;
+    // Spreading applies only to nodes passing the pod's nodeSelector / required node affinity.
+    if (!podMatchesNodeSelectorAndAffinityTerms(pod, node) || !nodeLabelsMatch(node, constraints)) continue;
+    eligible.push(ni);
+    const labels = node.metadata.labels!;
+    for (const c of constraints) matchNum.set(pairKey(c.topologyKey, labels[c.topologyKey]), 0);
+  }
+  const ns = pod.metadata.namespace ?? '';
+  // Pods on ineligible nodes still count when their pair is shared with an eligible node.
+  for (const ni of all) {
+    const labels = ni.node?.metadata.labels;
+    if (labels === undefined || ni.pods.length === 0) continue;
+    for (const c of constraints) {
+      const v = labels[c.topologyKey];
+      if (typeof v !== 'string') continue;
+      const k = pairKey(c.topologyKey, v);
+      const cur = matchNum.get(k);
+      if (cur === undefined) continue;
+      matchNum.set(k, cur + countPodsMatchSelector(ni.pods, c.selector, ns));
+    }
+  }
+  const paths = new Map<string, CriticalPaths>();
+  for (const c of constraints) paths.set(c.topologyKey, new CriticalPaths());
+  for (const [k, n] of matchNum) {
+    const sep = k.indexOf('\u0000');
+    paths.get(k.slice(0, sep))!.update(k.slice(sep + 1), n);
+  }
+  return new PreFilterState(constraints, paths, matchNum);
+}
+
+/** The skew check: matching pods in the node's domain + self − global minimum ≤ maxSkew. */
+export function filterNode(s: PreFilterState | undefined, pod: Pod, nodeInfo: NodeInfo): Status {
+  const node = nodeInfo.node;
+  if (node === undefined) return errorStatus('node not found');
+  if (s === undefined) return errorStatus(`error reading "${preFilterStateKey.name}" from cycleState: not found`);
+  if (s.constraints.length === 0) return SUCCESS;
+  const labels = node.metadata.labels;
+  for (const c of s.constraints) {
+    const v = labels?.[c.topologyKey];
+    if (typeof v !== 'string') return unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
+    const self = c.selector(pod.metadata.labels) ? 1 : 0;
+    const paths = s.criticalPaths.get(c.topologyKey);
+    if (paths === undefined) continue;
+    const matchNum = s.matchNum.get(pairKey(c.topologyKey, v)) ?? 0;
+    if (matchNum + self - paths.n0 > c.maxSkew) return unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
+  }
+  return SUCCESS;
+}
