@@ -293,7 +293,8 @@ describe('protobuf codec types and errors', () => {
 
   it('throws UnsupportedProtobufType for unknown apiVersion/kind, both ways', () => {
     for (const [apiVersion, kind] of [
-      ['apps/v1', 'Deployment'],
+      ['apps/v1', 'Frobnicator'],
+      ['apps/v2', 'Deployment'],
       ['v2', 'ConfigMap'],
       ['events.example.com/v1', 'Event'],
       ['', ''],

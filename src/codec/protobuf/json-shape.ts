@@ -1,34 +1,27 @@
 /**
  * Walks a protobufjs message and produces the JSON object Go's encoding/json would write for the
- * same Go struct, and the reverse. Field names are the JSON names (the .proto files are loaded
- * with keepCase). Which fields JSON omits follows each field's `(json_shape)` option (see
- * proto/README.md), because Go's Protobuf encoder writes every non-pointer field, zero or not.
+ * same Go struct, and the reverse. A field's JSON key is its `json_name` option, else its name
+ * (the .proto files are loaded with keepCase). Which fields JSON omits follows each field's
+ * `(json_shape)` option (see proto/README.md), because Go's Protobuf encoder writes every
+ * non-pointer field, zero or not; messages with a JSON form of their own are json-specials.ts.
  *
  * A plan per message type is compiled once, so the hot path is a loop over precomputed
  * closures with no per-field type dispatch.
  */
 import protobuf from 'protobufjs';
 import { ProtobufEncodeError } from './errors.js';
-import {
-  base64ToBytes,
-  bytesToBase64,
-  fieldsV1FromJson,
-  fieldsV1ToJson,
-  int64ToNumber,
-  intOrStringFromJson,
-  intOrStringToJson,
-  microTimeToJson,
-  quantityFromJson,
-  quantityToJson,
-  timeFromJson,
-  timeToJson,
-} from './wire-values.js';
+import { type NestedConverters, SPECIAL_MESSAGES } from './json-specials.js';
+import { base64ToBytes, bytesToBase64, int64ToNumber } from './wire-values.js';
 
 type Msg = Record<string, unknown>;
-type Shape = 'omitempty' | 'pointer' | 'always';
+type Shape = 'omitempty' | 'pointer' | 'always' | 'nullable' | 'inline';
+const SHAPES = new Set<string>(['pointer', 'always', 'nullable', 'inline']);
 
 interface FieldPlan {
+  /** The field's name in the protobufjs message object. */
   name: string;
+  /** The field's key in the JSON object. */
+  key: string;
   shape: Shape;
   container: 'single' | 'repeated' | 'map';
   /** Message-typed (incl. Time, Quantity...): JSON is always shown for a Go value struct. */
@@ -47,17 +40,6 @@ interface TypePlan {
   fields: FieldPlan[];
 }
 
-const META = '.k8s.io.apimachinery.pkg.apis.meta.v1';
-
-/** Messages whose JSON form is a scalar or opaque value rather than an object of fields. */
-const SPECIAL: Record<string, { toJson: (m: Msg) => unknown; fromJson: (v: unknown) => Msg }> = {
-  [`${META}.Time`]: { toJson: timeToJson, fromJson: timeFromJson },
-  [`${META}.MicroTime`]: { toJson: microTimeToJson, fromJson: timeFromJson },
-  [`${META}.FieldsV1`]: { toJson: fieldsV1ToJson, fromJson: fieldsV1FromJson },
-  '.k8s.io.apimachinery.pkg.api.resource.Quantity': { toJson: quantityToJson, fromJson: quantityFromJson },
-  '.k8s.io.apimachinery.pkg.util.intstr.IntOrString': { toJson: intOrStringToJson, fromJson: intOrStringFromJson },
-};
-
 const INT64_TYPES = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
 const NUMBER_TYPES = new Set(['int32', 'uint32', 'sint32', 'fixed32', 'sfixed32', 'double', 'float', ...INT64_TYPES]);
 
@@ -75,16 +57,18 @@ function planFor(type: protobuf.Type): TypePlan {
 
 function compileField(field: protobuf.Field): FieldPlan {
   const option = field.options?.['(json_shape)'];
-  const shape: Shape = option === 'pointer' || option === 'always' ? option : 'omitempty';
+  if (option !== undefined && !SHAPES.has(option)) throw new Error(`${field.fullName}: unknown (json_shape) ${JSON.stringify(option)}`);
+  const shape = (option ?? 'omitempty') as Shape;
+  const jsonName = field.options?.json_name;
+  const names = { name: field.name, key: typeof jsonName === 'string' ? jsonName : field.name, shape };
   const container = field.map ? 'map' : field.repeated ? 'repeated' : 'single';
   const resolved = field.resolvedType;
   if (resolved instanceof protobuf.Enum) throw new Error(`${field.fullName}: enums are not used by Kubernetes messages`);
   if (resolved instanceof protobuf.Type) {
-    const special = SPECIAL[resolved.fullName];
+    const special = SPECIAL_MESSAGES[resolved.fullName]?.(nestedConverters(resolved));
     if (special) {
       return {
-        name: field.name,
-        shape,
+        ...names,
         container,
         isMessage: true,
         toJson: (v) => special.toJson(v as Msg),
@@ -93,21 +77,32 @@ function compileField(field: protobuf.Field): FieldPlan {
         isZero: () => false,
       };
     }
-    // Sub-plans are looked up lazily: compiling them here could recurse forever.
-    let sub: TypePlan | undefined;
-    const subPlan = (): TypePlan => (sub ??= planFor(resolved));
-    return {
-      name: field.name,
-      shape,
-      container,
-      isMessage: true,
-      toJson: (v) => messageToJson(subPlan(), v as Msg),
-      fromJson: (v) => jsonToMessage(subPlan(), v),
-      zeroJson: () => messageToJson(subPlan(), {}),
-      isZero: () => false,
-    };
+    const sub = messageConverters(resolved);
+    return { ...names, container, isMessage: true, ...sub, zeroJson: () => sub.toJson({}), isZero: () => false };
   }
-  return { name: field.name, shape, container, isMessage: false, ...scalarConverters(field.type) };
+  return { ...names, container, isMessage: false, ...scalarConverters(field.type) };
+}
+
+/** JSON conversions of a whole message type; its plan is compiled on first use, so recursive types terminate. */
+function messageConverters(type: protobuf.Type): { toJson: (v: unknown) => Msg; fromJson: (v: unknown) => Msg } {
+  let sub: TypePlan | undefined;
+  const subPlan = (): TypePlan => (sub ??= planFor(type));
+  return { toJson: (v) => messageToJson(subPlan(), v as Msg), fromJson: (v) => jsonToMessage(subPlan(), v) };
+}
+
+/** For special messages that nest ordinary ones (a schema inside a schema-or-bool). */
+function nestedConverters(type: protobuf.Type): NestedConverters {
+  const byField = new Map<string, ReturnType<typeof messageConverters>>();
+  return (field) => {
+    let converters = byField.get(field);
+    if (converters === undefined) {
+      const nested = type.fields[field]?.resolve().resolvedType;
+      if (!(nested instanceof protobuf.Type)) throw new Error(`${type.fullName}.${field} is not a message field`);
+      converters = messageConverters(nested);
+      byField.set(field, converters);
+    }
+    return converters;
+  };
 }
 
 function scalarConverters(type: string): Pick<FieldPlan, 'toJson' | 'fromJson' | 'zeroJson' | 'isZero'> {
@@ -150,30 +145,37 @@ function messageToJson(plan: TypePlan, m: Msg): Msg {
     if (f.container === 'map') {
       const keys = v ? Object.keys(v as Msg) : [];
       if (keys.length === 0) {
-        if (f.shape === 'always') out[f.name] = {};
+        // Go decodes an absent map to nil: null without omitempty, {} for lists we build ourselves.
+        if (f.shape === 'always') out[f.key] = {};
+        else if (f.shape === 'nullable') out[f.key] = null;
         continue;
       }
       const obj: Msg = {};
       for (const k of keys) obj[k] = f.toJson((v as Msg)[k]);
-      out[f.name] = obj;
+      out[f.key] = obj;
     } else if (f.container === 'repeated') {
       const arr = v as unknown[] | undefined;
       if (!arr || arr.length === 0) {
-        if (f.shape === 'always') out[f.name] = [];
+        if (f.shape === 'always') out[f.key] = [];
+        else if (f.shape === 'nullable') out[f.key] = null;
         continue;
       }
       const list = new Array(arr.length);
       for (let i = 0; i < arr.length; i++) list[i] = f.toJson(arr[i]);
-      out[f.name] = list;
-    } else if (f.shape === 'pointer') {
-      if (present && v !== null && v !== undefined) out[f.name] = f.toJson(v);
+      out[f.key] = list;
+    } else if (f.shape === 'inline') {
+      // A Go embedded struct: its fields sit in the parent's JSON object, at this position.
+      Object.assign(out, present && v ? f.toJson(v) : f.zeroJson());
+    } else if (f.shape === 'pointer' || f.shape === 'nullable') {
+      if (present && v !== null && v !== undefined) out[f.key] = f.toJson(v);
+      else if (f.shape === 'nullable') out[f.key] = null;
     } else if (f.isMessage) {
       // A Go value struct is always written, even with omitempty (a zero Time as null).
-      out[f.name] = present && v ? f.toJson(v) : f.zeroJson();
+      out[f.key] = present && v ? f.toJson(v) : f.zeroJson();
     } else if (!present || f.isZero(v)) {
-      if (f.shape === 'always') out[f.name] = f.zeroJson();
+      if (f.shape === 'always') out[f.key] = f.zeroJson();
     } else {
-      out[f.name] = f.toJson(v);
+      out[f.key] = f.toJson(v);
     }
   }
   return out;
@@ -193,7 +195,12 @@ function jsonToMessage(plan: TypePlan, json: unknown): Msg {
   const src = json as Msg;
   const out: Msg = {};
   for (const f of plan.fields) {
-    const v = src[f.name];
+    if (f.shape === 'inline') {
+      // The embedded struct's fields are read from this same JSON object.
+      out[f.name] = f.fromJson(src);
+      continue;
+    }
+    const v = src[f.key];
     if (v === undefined || v === null) continue;
     try {
       if (f.container === 'map') {
@@ -210,7 +217,7 @@ function jsonToMessage(plan: TypePlan, json: unknown): Msg {
         out[f.name] = f.fromJson(v);
       }
     } catch (err) {
-      if (err instanceof ProtobufEncodeError) throw new ProtobufEncodeError(`${f.name}: ${err.message}`);
+      if (err instanceof ProtobufEncodeError) throw new ProtobufEncodeError(`${f.key}: ${err.message}`);
       throw err;
     }
   }

@@ -1,5 +1,8 @@
 /**
- * Loads the Kubernetes .proto files (under ./proto/) into one protobufjs Root, once.
+ * Loads the Kubernetes .proto files (under ./proto/) into one shared protobufjs Root, one file
+ * (with its imports) at a time, on first use: parsing every file up front costs ~70 ms, while a
+ * small group costs ~10 ms and the pod spec (core/v1/pod.proto and what it imports) ~40 ms, so a
+ * process pays only for the kinds it actually encodes or decodes.
  *
  * The files are read at run time from the source tree, not copied into dist/: tsc does not
  * copy non-TS files, and a build step to do so would be one more thing to forget. The
@@ -14,15 +17,55 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 
-/** The .proto files to load; imports among them resolve against the same directory. */
-export const PROTO_FILES: readonly string[] = [
-  'k8s.io/apimachinery/pkg/runtime/generated.proto',
-  'k8s.io/apimachinery/pkg/util/intstr/generated.proto',
-  'k8s.io/apimachinery/pkg/api/resource/generated.proto',
-  'k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto',
-  'k8s.io/api/core/v1/generated.proto',
-  'k8s.io/api/events/v1/generated.proto',
-];
+/** The file of each Protobuf package; a file's `import`s load with it. */
+export const PACKAGE_FILES: Readonly<Record<string, string>> = {
+  'k8s.io.apimachinery.pkg.apis.meta.v1': 'k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto',
+  'k8s.io.api.core.v1': 'k8s.io/api/core/v1/generated.proto',
+  'k8s.io.api.admissionregistration.v1': 'k8s.io/api/admissionregistration/v1/generated.proto',
+  'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1': 'k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/generated.proto',
+  'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1': 'k8s.io/kube-aggregator/pkg/apis/apiregistration/v1/generated.proto',
+  'k8s.io.api.apps.v1': 'k8s.io/api/apps/v1/generated.proto',
+  'k8s.io.api.authentication.v1': 'k8s.io/api/authentication/v1/generated.proto',
+  'k8s.io.api.authorization.v1': 'k8s.io/api/authorization/v1/generated.proto',
+  'k8s.io.api.autoscaling.v1': 'k8s.io/api/autoscaling/v1/generated.proto',
+  'k8s.io.api.batch.v1': 'k8s.io/api/batch/v1/generated.proto',
+  'k8s.io.api.certificates.v1': 'k8s.io/api/certificates/v1/generated.proto',
+  'k8s.io.api.coordination.v1': 'k8s.io/api/coordination/v1/generated.proto',
+  'k8s.io.api.discovery.v1': 'k8s.io/api/discovery/v1/generated.proto',
+  'k8s.io.api.events.v1': 'k8s.io/api/events/v1/generated.proto',
+  'k8s.io.api.extensions.v1beta1': 'k8s.io/api/extensions/v1beta1/generated.proto',
+  'k8s.io.api.flowcontrol.v1beta2': 'k8s.io/api/flowcontrol/v1beta2/generated.proto',
+  'k8s.io.api.networking.v1': 'k8s.io/api/networking/v1/generated.proto',
+  'k8s.io.api.node.v1': 'k8s.io/api/node/v1/generated.proto',
+  'k8s.io.api.policy.v1': 'k8s.io/api/policy/v1/generated.proto',
+  'k8s.io.api.policy.v1beta1': 'k8s.io/api/policy/v1beta1/generated.proto',
+  'k8s.io.api.rbac.v1': 'k8s.io/api/rbac/v1/generated.proto',
+  'k8s.io.api.scheduling.v1': 'k8s.io/api/scheduling/v1/generated.proto',
+  'k8s.io.api.storage.v1': 'k8s.io/api/storage/v1/generated.proto',
+};
+
+const CORE_POD = 'k8s.io/api/core/v1/pod.proto';
+const CORE_NODE = 'k8s.io/api/core/v1/node.proto';
+const CORE_PV = 'k8s.io/api/core/v1/persistentvolume.proto';
+
+/**
+ * Messages outside their package's file: core/v1 is split so that ConfigMap & co. (in its
+ * generated.proto) load without the pod spec; these kinds live in the other parts.
+ */
+export const MESSAGE_FILES: Readonly<Record<string, string>> = {
+  'k8s.io.api.core.v1.Pod': CORE_POD,
+  'k8s.io.api.core.v1.PodList': CORE_POD,
+  'k8s.io.api.core.v1.PodTemplate': CORE_POD,
+  'k8s.io.api.core.v1.PodTemplateList': CORE_POD,
+  'k8s.io.api.core.v1.ReplicationController': CORE_POD,
+  'k8s.io.api.core.v1.ReplicationControllerList': CORE_POD,
+  'k8s.io.api.core.v1.Node': CORE_NODE,
+  'k8s.io.api.core.v1.NodeList': CORE_NODE,
+  'k8s.io.api.core.v1.PersistentVolume': CORE_PV,
+  'k8s.io.api.core.v1.PersistentVolumeList': CORE_PV,
+  'k8s.io.api.core.v1.PersistentVolumeClaim': CORE_PV,
+  'k8s.io.api.core.v1.PersistentVolumeClaimList': CORE_PV,
+};
 
 const MARKER = 'k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto';
 const RELATIVE_FROM_ROOT = join('src', 'codec', 'protobuf', 'proto');
@@ -45,18 +88,34 @@ export function findProtoDir(): string {
   throw new Error(`Kubernetes .proto files not found; looked in: ${tried.join(', ')}`);
 }
 
-let cached: protobuf.Root | undefined;
+/** The .proto file (relative to the proto directory) defining a fully qualified message; throws for an unknown package. */
+export function protoFileFor(messageName: string): string {
+  const pkg = messageName.slice(0, messageName.lastIndexOf('.'));
+  const file = MESSAGE_FILES[messageName] ?? PACKAGE_FILES[pkg];
+  if (file === undefined) throw new Error(`no .proto file for package ${pkg}`);
+  return file;
+}
 
-/** The loaded, fully resolved Root; the files are parsed on the first call only (~20 ms). */
-export function kubernetesProtoRoot(): protobuf.Root {
-  if (cached) return cached;
-  const dir = findProtoDir();
+/** A new Root that loads files (and their imports) from `dir`, resolving upstream import paths there. */
+export function newProtoRoot(dir: string): protobuf.Root {
   const root = new protobuf.Root();
   // Imports name upstream paths ("k8s.io/apimachinery/..."); all live under one directory.
   root.resolvePath = (_origin, target) => join(dir, target);
-  // keepCase: field names are already the JSON names (and FieldsV1 has `Raw`).
-  root.loadSync(PROTO_FILES as string[], { keepCase: true });
+  return root;
+}
+
+let root: protobuf.Root | undefined;
+const loadedFiles = new Set<string>();
+
+/** The shared Root with the file defining `messageName` (and what it imports) loaded and resolved. */
+export function protoRootFor(messageName: string): protobuf.Root {
+  const file = protoFileFor(messageName);
+  if (root && loadedFiles.has(file)) return root;
+  root ??= newProtoRoot(findProtoDir());
+  // keepCase: field names are the upstream names (FieldsV1 has `Raw`). protobufjs skips files
+  // the Root already holds, so shared imports (meta/v1, core/v1) are parsed once.
+  root.loadSync(file, { keepCase: true });
   root.resolveAll();
-  cached = root;
+  loadedFiles.add(file);
   return root;
 }

@@ -21,7 +21,8 @@ describe('protobuf registry', () => {
 
   it('answers support without loading anything', () => {
     assert.equal(isProtobufSupported('v1', 'ConfigMap'), true);
-    assert.equal(isProtobufSupported('v1', 'Pod'), false);
+    assert.equal(isProtobufSupported('v1', 'Pod'), true);
+    assert.equal(isProtobufSupported('v1', 'Frobnicator'), false);
     assert.equal(isProtobufSupported('apps/v1', 'DeleteOptions'), true);
   });
 

@@ -1,7 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ProtobufEncodeError } from './errors.js';
-import { intOrStringFromJson, intOrStringToJson, microTimeToJson, quantityFromJson, quantityToJson, timeFromJson, timeToJson } from './wire-values.js';
+import { ProtobufDecodeError } from './errors.js';
+import {
+  extraValueFromJson,
+  extraValueToJson,
+  intOrStringFromJson,
+  intOrStringToJson,
+  microTimeToJson,
+  quantityFromJson,
+  quantityToJson,
+  rawExtensionFromJson,
+  rawExtensionToJson,
+  timeFromJson,
+  timeToJson,
+} from './wire-values.js';
 
 describe('protobuf wire values', () => {
   it('parses RFC 3339 with offsets, fractions and small years', () => {
@@ -33,5 +46,17 @@ describe('protobuf wire values', () => {
     assert.equal(quantityToJson(quantityFromJson('100m')), '100m');
     assert.equal(quantityToJson(quantityFromJson(2)), '2');
     assert.equal(quantityToJson({}), '0');
+  });
+
+  it('converts embedded raw JSON (RawExtension) and ExtraValue lists', () => {
+    const doc = { spec: { a: [1, 'x', null] } };
+    assert.deepEqual(rawExtensionToJson(rawExtensionFromJson(doc)), doc);
+    assert.equal(rawExtensionToJson({}), null);
+    assert.equal(rawExtensionToJson({ raw: new Uint8Array(0) }), null);
+    assert.throws(() => rawExtensionToJson({ raw: Uint8Array.of(0x0a, 0x01) }), ProtobufDecodeError);
+    assert.deepEqual(extraValueToJson(extraValueFromJson(['a', 'b'])), ['a', 'b']);
+    assert.equal(extraValueToJson({}), null);
+    assert.throws(() => extraValueFromJson(['a', 1]), ProtobufEncodeError);
+    assert.throws(() => extraValueFromJson('a'), ProtobufEncodeError);
   });
 });

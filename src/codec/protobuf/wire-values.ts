@@ -1,7 +1,8 @@
 /**
  * JSON <-> Protobuf conversions of single values whose JSON form is not their message shape:
- * Time, MicroTime, FieldsV1, Quantity, IntOrString, bytes and 64-bit integers. Each pair
- * mirrors the Go type's MarshalJSON/UnmarshalJSON and its Protobuf (un)marshaller.
+ * Time, MicroTime, FieldsV1, embedded raw JSON (RawExtension, apiextensions JSON), Quantity,
+ * IntOrString, ExtraValue, bytes and 64-bit integers. Each pair mirrors the Go type's
+ * MarshalJSON/UnmarshalJSON and its Protobuf (un)marshaller.
  */
 import { ProtobufDecodeError, ProtobufEncodeError } from './errors.js';
 
@@ -69,20 +70,54 @@ export function timeFromJson(v: unknown): { seconds: number; nanos: number } {
   return { seconds: d.getTime() / 1000 - offset, nanos };
 }
 
-/** FieldsV1 as JSON: its Raw bytes parsed (null when Raw is absent, as Go writes nil Raw). */
-export function fieldsV1ToJson(m: Msg): unknown {
-  const raw = m.Raw as Uint8Array | undefined;
-  if (!Object.hasOwn(m, 'Raw') || raw === undefined) return null;
+/**
+ * Bytes holding embedded JSON (FieldsV1.Raw, RawExtension.raw, apiextensions JSON.raw), parsed;
+ * null when absent or empty, as Go writes a nil Raw. `what` names the field in errors.
+ */
+export function rawJsonToJson(raw: Uint8Array | undefined, what: string): unknown {
+  if (raw === undefined || raw.length === 0) return null;
   try {
     return JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
   } catch {
-    throw new ProtobufDecodeError('FieldsV1.Raw is not valid JSON');
+    throw new ProtobufDecodeError(`${what} is not valid JSON`);
   }
+}
+
+/** FieldsV1 as JSON: its Raw bytes parsed (null when Raw is absent, as Go writes nil Raw). */
+export function fieldsV1ToJson(m: Msg): unknown {
+  return Object.hasOwn(m, 'Raw') ? rawJsonToJson(m.Raw as Uint8Array | undefined, 'FieldsV1.Raw') : null;
 }
 
 /** The reverse of fieldsV1ToJson. */
 export function fieldsV1FromJson(v: unknown): Msg {
   return { Raw: Buffer.from(JSON.stringify(v)) };
+}
+
+/** runtime.RawExtension (and apiextensions JSON) as JSON: the embedded document, null when empty. */
+export function rawExtensionToJson(m: Msg): unknown {
+  return rawJsonToJson(m.raw as Uint8Array | undefined, 'embedded raw JSON');
+}
+
+/** The reverse of rawExtensionToJson: the value's JSON text as the raw bytes. */
+export function rawExtensionFromJson(v: unknown): Msg {
+  return { raw: Buffer.from(JSON.stringify(v)) };
+}
+
+/**
+ * ExtraValue (a Go `[]string` that Protobuf wraps as `items`) as JSON: the array, or null for an
+ * empty one, as Go decodes it to a nil slice.
+ */
+export function extraValueToJson(m: Msg): string[] | null {
+  const items = m.items as string[] | undefined;
+  return items && items.length > 0 ? [...items] : null;
+}
+
+/** The reverse of extraValueToJson; throws ProtobufEncodeError unless given an array of strings. */
+export function extraValueFromJson(v: unknown): Msg {
+  if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) {
+    throw new ProtobufEncodeError(`expected an array of strings, got ${JSON.stringify(v)}`);
+  }
+  return { items: v };
 }
 
 /** Quantity as JSON: its string ("0" for the zero Quantity, as Go writes it). */
