@@ -42,7 +42,8 @@ export interface StatusDetails {
 export interface Status {
   kind: 'Status';
   apiVersion: 'v1';
-  metadata: Record<string, never>;
+  /** ListMeta: empty, except for the continue token of a 410 on an expired continue token. */
+  metadata: { continue?: string };
   status: 'Success' | 'Failure';
   message?: string;
   reason?: StatusReason;
@@ -52,6 +53,9 @@ export interface Status {
 
 /** A client-caused (or server) failure that serializes to a Status object. */
 export class StatusError extends Error {
+  /** Sent as the Status's metadata.continue (upstream sets it on 410 for an expired continue token). */
+  continueToken?: string;
+
   constructor(
     readonly code: number,
     readonly reason: StatusReason,
@@ -62,7 +66,8 @@ export class StatusError extends Error {
   }
 
   toStatus(): Status {
-    const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason, code: this.code };
+    const metadata = this.continueToken === undefined ? {} : { continue: this.continueToken };
+    const s: Status = { kind: 'Status', apiVersion: 'v1', metadata, status: 'Failure', message: this.message, reason: this.reason, code: this.code };
     if (this.details !== undefined) s.details = this.details;
     return s;
   }

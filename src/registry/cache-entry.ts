@@ -1,13 +1,48 @@
-/** The cache entry of a stored object: its served JSON (encoded once) and its selector attributes. */
+/**
+ * The cache entry of a stored object: its served JSON (spliced from the stored bytes, so
+ * neither decoded nor re-encoded) and its selector attributes, parsed only when a selector
+ * first asks for them.
+ */
 import type { KeyValue } from '../storage/interface.js';
 import type { CacheEntry, ToEntry } from '../storage/cacher/types.js';
 import { metaOf, type Obj } from '../machinery/object.js';
 import type { ResourceInfo } from './resource-info.js';
 import { fieldValues } from './selection.js';
+import { servedJson } from './object-codec.js';
 
-/** The toEntry function of one resource: decode once, keep bytes and attributes, drop the object. */
+/** An entry whose labels and field values are computed from its JSON on first use. */
+class LazyEntry implements CacheEntry {
+  private attrs: { labels: Record<string, string> | undefined; fields: Record<string, string> } | undefined;
+
+  constructor(
+    readonly key: string,
+    readonly modRevision: number,
+    readonly json: Buffer,
+    private readonly info: ResourceInfo,
+  ) {}
+
+  private attributes() {
+    if (this.attrs === undefined) {
+      const obj = entryObject(this);
+      this.attrs = { labels: metaOf(obj).labels, fields: fieldValues(this.info, obj) };
+    }
+    return this.attrs;
+  }
+
+  get labels(): Record<string, string> | undefined {
+    return this.attributes().labels;
+  }
+
+  get fields(): Record<string, string> {
+    return this.attributes().fields;
+  }
+}
+
+/** The toEntry function of one resource. */
 export function entryEncoder(info: ResourceInfo, decode: (kv: KeyValue) => Obj): ToEntry {
   return (kv, revision): CacheEntry => {
+    const spliced = servedJson(info, kv.value, revision);
+    if (spliced !== undefined) return new LazyEntry(kv.key, revision, spliced, info);
     const obj = decode(kv);
     const meta = metaOf(obj);
     // A deleted object is served with the deletion's revision as its resourceVersion.

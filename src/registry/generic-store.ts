@@ -52,8 +52,6 @@ export type DeleteResult = { removed: true; status: Status; obj: Obj } | { remov
 export class GenericStore {
   private readonly metaRules: ObjectMetaRules;
   private readonly cacher: Cacher | undefined;
-  /** Objects whose write is in flight, by key: skips decoding them again for the cache. */
-  private readonly written = new Map<string, { bytes: Uint8Array; obj: Obj | undefined }>();
   /** Encodes a stored key-value as a cache entry (served JSON + selector attributes). */
   readonly toEntry: ToEntry;
 
@@ -64,7 +62,7 @@ export class GenericStore {
     cacheOptions: CacherOptions = {},
   ) {
     this.metaRules = { namespaced: info.namespaced, nameRule: info.def.nameRule, standardFinalizers: standardFinalizers(brand) };
-    this.toEntry = entryEncoder(info, (kv) => this.decodeWritten(kv));
+    this.toEntry = entryEncoder(info, (kv) => this.decode(kv));
     this.cacher = info.def.virtual ? undefined : new Cacher(store, info.keyPrefix, this.toEntry, cacheOptions);
   }
 
@@ -81,33 +79,9 @@ export class GenericStore {
     return decodeFromStorage(this.info, kv, this.brand);
   }
 
-  /**
-   * Encodes an object for a write and remembers it until the write's event reaches the cache,
-   * so the cache entry (and the response, which reuses its bytes) needs no decode of it.
-   */
-  private async write(key: string, obj: Obj, op: (key: string, bytes: Uint8Array) => Promise<number>): Promise<number> {
-    const bytes = encodeForStorage(this.info, obj, this.brand);
-    const hint = { bytes, obj: this.info.conversion ? undefined : obj };
-    this.written.set(key, hint);
-    try {
-      return await op(key, bytes);
-    } finally {
-      // A failed write publishes no event; do not keep its hint around.
-      if (this.written.get(key) === hint) this.written.delete(key);
-    }
-  }
-
-  /** The object of a stored key-value: the one just written when the bytes match, else decoded. */
-  private decodeWritten(kv: KeyValue): Obj {
-    const hint = this.written.get(kv.key);
-    if (hint !== undefined) {
-      this.written.delete(kv.key);
-      if (hint.obj !== undefined && Buffer.compare(hint.bytes, kv.value) === 0) {
-        const obj = { ...hint.obj, metadata: { ...metaOf(hint.obj), resourceVersion: String(kv.modRevision) } };
-        return obj;
-      }
-    }
-    return this.decode(kv);
+  /** Encodes obj and runs one store write with its bytes. */
+  private write(key: string, obj: Obj, op: (key: string, bytes: Uint8Array) => Promise<number>): Promise<number> {
+    return op(key, encodeForStorage(this.info, obj, this.brand));
   }
 
   /** The served bytes (compact JSON) of the object at exactly this revision, when the cache has them. */

@@ -37,12 +37,23 @@ export function decodeContinue(token: string, metaVersion: string): ContinueToke
     throw badRequest('continue key is not valid: illegal base64 data at input byte 0');
   }
   const t = parsed as Partial<ContinueToken>;
-  if (typeof t !== 'object' || t === null || t.v !== metaVersion || typeof t.rv !== 'number' || typeof t.start !== 'string' || t.rv <= 0) {
+  // rv -1 is upstream's "continue at the latest revision" (the token of a 410 on an expired one).
+  if (
+    typeof t !== 'object' ||
+    t === null ||
+    t.v !== metaVersion ||
+    typeof t.rv !== 'number' ||
+    typeof t.start !== 'string' ||
+    !(Number.isSafeInteger(t.rv) && (t.rv > 0 || t.rv === LATEST_REVISION_TOKEN))
+  ) {
     throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
   }
   if (t.start.includes('..') || t.start.startsWith('/')) throw badRequest('continue key is not valid: the continue token is not valid');
   return t as ContinueToken;
 }
+
+/** The revision of a continue token that reads the remainder at the latest revision. */
+const LATEST_REVISION_TOKEN = -1;
 
 export const EXPIRED_CONTINUE_MESSAGE =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
@@ -103,9 +114,11 @@ async function listFromStore(gs: GenericStore, prefix: string, opts: ListOptions
   const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : 0;
   let revision = at;
   let startKey: string | undefined;
+  let tokenStart = '';
   if (opts.continue) {
     const token = decodeContinue(opts.continue, metaVersion);
-    revision = token.rv;
+    revision = token.rv === LATEST_REVISION_TOKEN ? 0 : token.rv;
+    tokenStart = token.start;
     startKey = prefix + token.start;
   }
   const entries: CacheEntry[] = [];
@@ -122,7 +135,12 @@ async function listFromStore(gs: GenericStore, prefix: string, opts: ListOptions
       });
     } catch (e) {
       if (e instanceof StoreError && e.code === 'Compacted') {
-        throw gone(opts.continue ? EXPIRED_CONTINUE_MESSAGE : 'The resourceVersion for the provided list is too old.');
+        if (!opts.continue) throw gone('The resourceVersion for the provided list is too old.');
+        // As upstream, the 410 carries a token that continues after the same key at the latest
+        // revision, for clients that accept an inconsistent remainder.
+        const err = gone(EXPIRED_CONTINUE_MESSAGE);
+        err.continueToken = encodeContinue(metaVersion, LATEST_REVISION_TOKEN, tokenStart);
+        throw err;
       }
       toStatusError(e, info.groupResource, '');
     }

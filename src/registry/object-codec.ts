@@ -1,6 +1,11 @@
 /**
  * How objects are stored: JSON without metadata.resourceVersion (the store's modRevision is
  * the resource version, as in upstream's etcd3 store), in the storage owner's representation.
+ *
+ * The stored JSON always starts with apiVersion, kind and metadata, so the served bytes of an
+ * unconverted object are the stored bytes with `"resourceVersion":"N"` spliced in after the
+ * first `"metadata":{` — which is the top-level one, because apiVersion and kind are strings
+ * (a quote inside a string is escaped, so the sequence cannot occur there).
  */
 import type { KeyValue } from '../storage/interface.js';
 import type { Obj } from '../machinery/object.js';
@@ -9,18 +14,16 @@ import type { ResourceInfo } from './resource-info.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+const METADATA_OPEN = Buffer.from('"metadata":{');
+const CLOSE_BRACE = '}'.charCodeAt(0);
 
-/** Bytes to store for obj (served form); resourceVersion is never stored. */
+/** Bytes to store for obj (served form): apiVersion, kind, metadata first; resourceVersion never stored. */
 export function encodeForStorage(info: ResourceInfo, obj: Obj, brand: Brand): Uint8Array {
   const stored = info.conversion ? info.conversion.toStorage(obj, brand) : obj;
-  const meta = stored.metadata;
-  const rv = meta?.resourceVersion;
-  if (meta && rv !== undefined) delete meta.resourceVersion;
-  try {
-    return encoder.encode(JSON.stringify(stored));
-  } finally {
-    if (meta && rv !== undefined && stored === obj) meta.resourceVersion = rv;
-  }
+  const { apiVersion, kind, metadata, ...rest } = stored;
+  const meta = metadata ?? {};
+  const { resourceVersion: _dropped, ...metaWithoutVersion } = meta;
+  return encoder.encode(JSON.stringify({ apiVersion, kind, metadata: metaWithoutVersion, ...rest }));
 }
 
 /** The served object of a stored key-value, with resourceVersion set from its modRevision. */
@@ -32,4 +35,19 @@ export function decodeFromStorage(info: ResourceInfo, kv: KeyValue, brand: Brand
   const meta = (obj.metadata ??= {});
   meta.resourceVersion = String(kv.modRevision);
   return obj;
+}
+
+/**
+ * The served compact JSON of a stored object at `revision` without decoding it, or undefined
+ * when that is not possible (converted views, or bytes not written by encodeForStorage).
+ */
+export function servedJson(info: ResourceInfo, value: Uint8Array, revision: number): Buffer | undefined {
+  if (info.conversion) return undefined;
+  const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  const at = bytes.indexOf(METADATA_OPEN);
+  if (at < 0) return undefined;
+  const cut = at + METADATA_OPEN.length;
+  const empty = bytes[cut] === CLOSE_BRACE;
+  const version = Buffer.from(`"resourceVersion":"${revision}"${empty ? '' : ','}`);
+  return Buffer.concat([bytes.subarray(0, cut), version, bytes.subarray(cut)]);
 }

@@ -43,7 +43,7 @@ export function planGet(rvParam: string | undefined): ReadPlan {
 }
 
 /** The plan of a list (the List table), validating resourceVersionMatch and continue. */
-export function planList(opts: ListOptions, brand: Brand): ReadPlan {
+export function planList(opts: ListOptions & { sendInitialEvents?: string }, brand: Brand): ReadPlan {
   const match = opts.resourceVersionMatch ?? '';
   const rvParam = opts.resourceVersion ?? '';
   const errs: FieldError[] = [];
@@ -54,6 +54,8 @@ export function planList(opts: ListOptions, brand: Brand): ReadPlan {
     if (match === 'Exact' && rvParam === '0')
       errs.push(forbiddenField('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
   }
+  // Watch-list's parameter is refused on a list, whatever its value (upstream's ValidateListOptions).
+  if (opts.sendInitialEvents !== undefined) errs.push(forbiddenField('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
   if (errs.length > 0) invalidListOptions(brand, errs);
   const rv = parseResourceVersion(rvParam);
   const paged = opts.limit !== undefined && opts.limit > 0;
@@ -96,7 +98,16 @@ export function planWatch(opts: ListOptions & { sendInitialEvents?: string; allo
   if (errs.length > 0) invalidListOptions(brand, errs);
   const rv = parseResourceVersion(opts.resourceVersion);
   if (send !== undefined) {
-    const from: ReadPlan = rv === undefined ? { kind: 'latest' } : rv === 0 ? { kind: 'any' } : { kind: 'notOlderThan', revision: rv };
+    // With the initial state, N means "a state not older than N"; without it, the events after N
+    // (upstream's watch cache starts an interval at the requested revision, 410 when too old).
+    const from: ReadPlan =
+      rv === undefined
+        ? { kind: 'latest' }
+        : rv === 0
+          ? { kind: 'any' }
+          : send === 'true'
+            ? { kind: 'notOlderThan', revision: rv }
+            : { kind: 'exact', revision: rv };
     return { initialEvents: send === 'true', initialEventsEndBookmark: send === 'true', from };
   }
   if (rv === undefined) return { initialEvents: true, initialEventsEndBookmark: false, from: { kind: 'latest' } };

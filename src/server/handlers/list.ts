@@ -10,7 +10,7 @@ import { listOptionsOf, type ResourceRequest } from './resource-request.js';
 /** Answers the list of objects the options select. */
 export async function handleList(r: ResourceRequest): Promise<void> {
   const opts = listOptionsOf(r.query);
-  const plan = planList(opts, r.ctx.brand);
+  const plan = planList({ ...opts, sendInitialEvents: r.query.get('sendInitialEvents') ?? undefined }, r.ctx.brand);
   const selection = selectionFor(r.store.info, opts);
   const list = await listEntries(r.store, r.namespace, opts, plan, selection, r.ctx.brand.metaGroup);
   const encoding = chooseEncoding(r.output.encodings, list.apiVersion, list.kind);

@@ -33,7 +33,9 @@ export async function handleWatch(r: ResourceRequest): Promise<void> {
   const plan = planWatch({ ...opts, sendInitialEvents: r.query.get('sendInitialEvents') ?? undefined, allowWatchBookmarks: allowBookmarks }, r.ctx.brand);
   // Watch events are streamed as JSON; protobuf watch framing is not served yet.
   if (!r.output.encodings.includes('json')) throw notAcceptable(['application/json']);
-  const timeoutSeconds = intParam(r.query, 'timeoutSeconds') ?? defaultTimeoutSeconds();
+  // timeoutSeconds=0 asks for the server's default, as upstream's watch handler reads it.
+  const requestedTimeout = intParam(r.query, 'timeoutSeconds');
+  const timeoutSeconds = requestedTimeout === undefined || requestedTimeout === 0 ? defaultTimeoutSeconds() : requestedTimeout;
   const selection = selectionFor(r.store.info, opts);
   const start = await startWatch(r.store, r.namespace, plan, selection);
   const res = r.res as ServerResponse;

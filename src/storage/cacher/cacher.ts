@@ -12,6 +12,12 @@ import { compareKeys } from '../keys.js';
 import { EventRing } from './event-ring.js';
 import type { CacheEntry, CacheEvent, ToEntry } from './types.js';
 
+/** How often pending waitFor calls look at the store's revision. */
+const WAITER_POLL_MS = 20;
+
+/** Rows read per page while filling the cache. */
+const START_PAGE = 1000;
+
 export interface CacherOptions {
   /** How long events are kept for watches that resume; default 5 minutes. */
   historyMs?: number;
@@ -33,6 +39,8 @@ export class Cacher {
   private live = false;
   private stopWatch: (() => void) | undefined;
   private readonly waiters = new Set<{ revision: number; resolve: (ok: boolean) => void }>();
+  /** Checks the waiters while there are any: another resource's write can reach their revision. */
+  private waiterPoll: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly store: Store,
@@ -45,19 +53,26 @@ export class Cacher {
 
   /** Lists the store and starts the watch that keeps the cache current. */
   async start(): Promise<void> {
-    const list = await this.store.range(this.prefix);
     this.entries.clear();
-    for (const kv of list.items) this.entries.set(kv.key, this.toEntry(kv, kv.modRevision));
+    // Read in pages at one revision: the rows of one page at a time are alive, not the whole
+    // resource's, which keeps the memory of a large start low and unfragmented.
+    let page = await this.store.range(this.prefix, { limit: START_PAGE });
+    const revision = page.revision;
+    for (;;) {
+      for (const kv of page.items) this.entries.set(kv.key, this.toEntry(kv, kv.modRevision));
+      if (!page.more || page.items.length === 0) break;
+      page = await this.store.range(this.prefix, { revision, startKey: `${page.items[page.items.length - 1].key}\u0000`, limit: START_PAGE });
+    }
     this.sorted = undefined;
-    this.revision = list.revision;
-    this.ring.reset(list.revision);
-    // range ran synchronously and no commit can interleave before this line, so the watch
-    // starts live at the store's current revision.
-    this.live = list.revision === this.store.currentRevision();
+    this.revision = revision;
+    this.ring.reset(revision);
+    // The store's reads run synchronously and the awaits above resumed without letting a
+    // commit in, so when nothing was written meanwhile the watch starts live.
+    this.live = revision === this.store.currentRevision();
     this.stopWatch?.();
     this.stopWatch = this.store.watch(
       this.prefix,
-      list.revision,
+      revision,
       (events) => this.apply(events),
       (err) => this.failed(err),
     );
@@ -97,12 +112,26 @@ export class Cacher {
         resolve: (ok: boolean) => {
           clearTimeout(timer);
           this.waiters.delete(w);
+          if (this.waiters.size === 0 && this.waiterPoll !== undefined) {
+            clearInterval(this.waiterPoll);
+            this.waiterPoll = undefined;
+          }
           resolve(ok);
         },
       };
       const timer = setTimeout(() => w.resolve(this.currentRevision() >= revision), timeoutMs);
       this.waiters.add(w);
+      // Our own events resolve waiters at once; a revision reached by a write to another
+      // resource moves only the store's counter, so look at it every few milliseconds.
+      if (this.waiterPoll === undefined) {
+        this.waiterPoll = setInterval(() => this.resolveWaiters(), WAITER_POLL_MS);
+        this.waiterPoll.unref();
+      }
     });
+  }
+
+  private resolveWaiters(): void {
+    for (const w of this.waiters) if (this.currentRevision() >= w.revision) w.resolve(true);
   }
 
   /** Current entries under prefix (a sub-prefix of the cache's, e.g. one namespace), in key order. */
@@ -158,7 +187,7 @@ export class Cacher {
         if (!l(event)) this.listeners.delete(l);
       }
     }
-    for (const w of this.waiters) if (this.currentRevision() >= w.revision) w.resolve(true);
+    this.resolveWaiters();
   }
 
   private memoDeleted(event: CacheEvent, prevKv: StoreEvent['kv']): CacheEntry {

@@ -1,0 +1,39 @@
+/**
+ * orch under the watch-cache benchmarks, as a child process: like orch-server.ts (READY line,
+ * SIGTERM stops it), plus SIGUSR2 -> full GC, then one line `MEM {json}` with its memory.
+ * Run with `node --expose-gc`, so the RSS figures are not inflated by garbage awaiting collection.
+ * Usage: node --expose-gc dist/bench/cache-server.js <dataDir>
+ */
+import { startControlPlane } from '../src/cmd/control-plane.js';
+
+const dataDir = process.argv[2];
+if (!dataDir) throw new Error('usage: cache-server <dataDir>');
+// The handler is in place before READY is printed: the parent may signal as soon as it reads the line.
+const gc = (globalThis as { gc?: () => void }).gc;
+process.on('SIGUSR2', () => {
+  // Twice: the first pass can leave weakly-held and finalizable objects for the second.
+  gc?.();
+  gc?.();
+  // One tick later, so buffers freed by the collection are returned before RSS is read.
+  setImmediate(() => {
+    const m = process.memoryUsage();
+    const mem = { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, gc: gc !== undefined };
+    process.stdout.write(`MEM ${JSON.stringify(mem)}\n`);
+  });
+});
+
+const cp = await startControlPlane({ dataDir, securePort: 0, storageBackend: 'sqlite', verbosity: 0 });
+process.stdout.write(`READY ${JSON.stringify({ url: cp.url, caPem: cp.caPem, certPem: cp.adminCertPem, keyPem: cp.adminKeyPem })}\n`);
+
+let stopping = false;
+process.on('SIGTERM', () => {
+  if (stopping) return;
+  stopping = true;
+  cp.stop().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+});
