@@ -10,7 +10,8 @@ import type { NodeInfo } from '../../framework/node-info.js';
 import type { PodInfo } from '../../framework/pod-info.js';
 import { errorStatus, type Status, SUCCESS, unresolvable, unschedulable } from '../../framework/status.js';
 import type { Node, Pod } from '../../framework/types.js';
-import { type AffinityTerm, nodeLabel, type ParsedAffinity, pairKey, podMatchesAllTerms, termMatches, termsOf, termsOfPod } from './terms.js';
+import { NodeMemo } from './node-memo.js';
+import { type AffinityTerm, keysOfPod, nodeLabel, type ParsedAffinity, pairKey, podMatchesAllTerms, termMatches, termsOf, termsOfPod } from './terms.js';
 
 export const NAME = 'InterPodAffinity';
 
@@ -66,30 +67,64 @@ export class PreFilterState implements StateData {
 
 export const preFilterStateKey = new StateKey<PreFilterState>(`PreFilter${NAME}`);
 
-/** Builds the PreFilter state, or the UnschedulableAndUnresolvable status of a pod whose selectors do not parse. */
-export function computePreFilterState(pod: Pod, lister: NodeInfoLister): PreFilterState | Status {
-  const terms = termsOfPod(pod);
-  if (terms.parseError !== undefined) return unresolvable(`parsing pod: ${terms.parseError}`);
+/** One node's share of the three PreFilter counts, as (pair key, count) entries. */
+interface NodeCounts {
+  readonly existing: readonly (readonly [string, number])[];
+  readonly affinity: readonly (readonly [string, number])[];
+  readonly anti: readonly (readonly [string, number])[];
+}
+
+const NO_COUNTS: NodeCounts = Object.freeze({ existing: [], affinity: [], anti: [] });
+
+/** The counts one node (with a node object) contributes for the incoming pod. */
+function nodeCounts(ni: NodeInfo, pod: Pod, terms: ParsedAffinity): NodeCounts {
+  const node = ni.node as Node;
   const existing: Counts = new Map();
-  for (const ni of lister.havePodsWithRequiredAntiAffinityList()) {
-    const node = ni.node;
-    if (node === undefined) continue;
-    for (const pi of ni.podsWithRequiredAntiAffinity) updateWithAntiAffinityTerms(existing, termsOf(pi).requiredAntiAffinity, pod, node, 1);
-  }
+  for (const pi of ni.podsWithRequiredAntiAffinity) updateWithAntiAffinityTerms(existing, termsOf(pi).requiredAntiAffinity, pod, node, 1);
   const affinity: Counts = new Map();
   const anti: Counts = new Map();
   const req = terms.requiredAffinity;
   const reqAnti = terms.requiredAntiAffinity;
-  // Only pods with required terms of their own need the full scan of every pod.
   if (req.length > 0 || reqAnti.length > 0) {
-    for (const ni of lister.list()) {
-      const node = ni.node;
-      if (node === undefined) continue;
-      for (const pi of ni.pods) {
-        if (req.length > 0) updateWithAffinityTerms(affinity, req, pi.pod, node, 1);
-        if (reqAnti.length > 0) updateWithAntiAffinityTerms(anti, reqAnti, pi.pod, node, 1);
-      }
+    for (const pi of ni.pods) {
+      if (req.length > 0) updateWithAffinityTerms(affinity, req, pi.pod, node, 1);
+      if (reqAnti.length > 0) updateWithAntiAffinityTerms(anti, reqAnti, pi.pod, node, 1);
     }
+  }
+  if (existing.size === 0 && affinity.size === 0 && anti.size === 0) return NO_COUNTS;
+  return { existing: [...existing], affinity: [...affinity], anti: [...anti] };
+}
+
+function addAll(m: Counts, entries: readonly (readonly [string, number])[]): void {
+  for (const [k, n] of entries) m.set(k, (m.get(k) ?? 0) + n);
+}
+
+/** Per-node counts kept across cycles, keyed by the incoming pod's namespace, labels and required terms. */
+export type PreFilterMemo = NodeMemo<NodeCounts>;
+
+export function newPreFilterMemo(): PreFilterMemo {
+  return new NodeMemo<NodeCounts>();
+}
+
+/** Builds the PreFilter state, or the UnschedulableAndUnresolvable status of a pod whose selectors do not parse. */
+export function computePreFilterState(pod: Pod, lister: NodeInfoLister, memo: PreFilterMemo = newPreFilterMemo()): PreFilterState | Status {
+  const terms = termsOfPod(pod);
+  if (terms.parseError !== undefined) return unresolvable(`parsing pod: ${terms.parseError}`);
+  const existing: Counts = new Map();
+  const affinity: Counts = new Map();
+  const anti: Counts = new Map();
+  const table = memo.table(keysOfPod(pod).filter);
+  const compute = (ni: NodeInfo) => nodeCounts(ni, pod, terms);
+  // Only pods with required terms of their own need every node; otherwise only the nodes
+  // holding pods with required anti-affinity can contribute.
+  const all = terms.requiredAffinity.length > 0 || terms.requiredAntiAffinity.length > 0;
+  for (const ni of all ? lister.list() : lister.havePodsWithRequiredAntiAffinityList()) {
+    if (ni.node === undefined || ni.pods.length === 0) continue;
+    const c = table.get(ni, compute);
+    if (c === NO_COUNTS) continue;
+    addAll(existing, c.existing);
+    addAll(affinity, c.affinity);
+    addAll(anti, c.anti);
   }
   return new PreFilterState(pod, terms, existing, affinity, anti);
 }

@@ -12,8 +12,8 @@ import type { PodInfo } from '../../framework/pod-info.js';
 import type { PluginFactory } from '../../framework/registry.js';
 import { errorStatus, type Status, SUCCESS } from '../../framework/status.js';
 import type { Pod } from '../../framework/types.js';
-import { computePreFilterState, filterNode, NAME, PreFilterState, preFilterStateKey } from './filtering.js';
-import { normalize, preScore, preScoreStateKey, scoreNode } from './scoring.js';
+import { computePreFilterState, filterNode, NAME, newPreFilterMemo, PreFilterState, preFilterStateKey } from './filtering.js';
+import { newPreScoreMemo, normalize, preScore, preScoreStateKey, scoreNode } from './scoring.js';
 
 export { NAME } from './filtering.js';
 
@@ -34,6 +34,9 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
   readonly name = NAME;
   private readonly hardPodAffinityWeight: number;
   private readonly extensions: PreFilterExtensions;
+  /** Per-node results reused across cycles while a node is unchanged. */
+  private readonly preFilterMemo = newPreFilterMemo();
+  private readonly preScoreMemo = newPreScoreMemo();
 
   constructor(
     args: InterPodAffinityArgs,
@@ -47,7 +50,7 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
   }
 
   preFilter(state: CycleState, pod: Pod): Status {
-    const s = computePreFilterState(pod, this.handle.snapshotSharedLister());
+    const s = computePreFilterState(pod, this.handle.snapshotSharedLister(), this.preFilterMemo);
     if (!(s instanceof PreFilterState)) return s;
     state.write(preFilterStateKey, s);
     return SUCCESS;
@@ -69,7 +72,7 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
   }
 
   preScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): Status {
-    return preScore(pod, nodes, this.handle.snapshotSharedLister(), this.hardPodAffinityWeight, (s) => state.write(preScoreStateKey, s));
+    return preScore(pod, nodes, this.handle.snapshotSharedLister(), this.hardPodAffinityWeight, (s) => state.write(preScoreStateKey, s), this.preScoreMemo);
   }
 
   score(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): number {

@@ -104,3 +104,36 @@ export function nodeLabel(node: Node, key: string): string | undefined {
 export function pairKey(key: string, value: string): string {
   return `${key}\u0000${value}`;
 }
+
+/** Memo keys of an incoming pod: everything per-node results depend on besides the node. */
+export interface PodKeys {
+  /** Namespace, labels and required terms (PreFilter). */
+  readonly filter: string;
+  /** Namespace, labels and preferred terms (PreScore). */
+  readonly score: string;
+}
+
+const keys = new WeakMap<Pod, PodKeys>();
+
+/** The memo keys of the pod being scheduled (computed once per pod object). */
+export function keysOfPod(pod: Pod): PodKeys {
+  let k = keys.get(pod);
+  if (k === undefined) {
+    const a = pod.spec.affinity;
+    const who = [pod.metadata.namespace ?? '', pod.metadata.labels ?? null];
+    k = {
+      filter: JSON.stringify([
+        ...who,
+        a?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? null,
+        a?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? null,
+      ]),
+      score: JSON.stringify([
+        ...who,
+        a?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? null,
+        a?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? null,
+      ]),
+    };
+    keys.set(pod, k);
+  }
+  return k;
+}

@@ -6,8 +6,10 @@
  */
 import { labelSelectorFromObject, labelSelectorFromSet, type LabelSelector, type Labels } from '../../../machinery/label-selector.js';
 import type { Listers } from '../../framework/handle.js';
+import type { NodeInfo } from '../../framework/node-info.js';
 import type { PodInfo } from '../../framework/pod-info.js';
 import type { Node, Pod, TopologySpreadConstraint } from '../../framework/types.js';
+import { NodeMemo } from './node-memo.js';
 
 /** A label matcher (compiled once per constraint). */
 export type Selector = (labels: Labels | undefined | null) => boolean;
@@ -17,6 +19,8 @@ export interface Constraint {
   readonly maxSkew: number;
   readonly topologyKey: string;
   readonly selector: Selector;
+  /** A string that identifies what the selector matches (memo key); undefined when unknown. */
+  readonly selectorKey?: string;
 }
 
 /** The constraints with the given whenUnsatisfiable; throws (badRequest) on an invalid selector. */
@@ -24,7 +28,12 @@ export function filterConstraints(cs: readonly TopologySpreadConstraint[], actio
   const out: Constraint[] = [];
   for (const c of cs) {
     if (c.whenUnsatisfiable !== action) continue;
-    out.push({ maxSkew: c.maxSkew, topologyKey: c.topologyKey, selector: labelSelectorFromObject(c.labelSelector) });
+    out.push({
+      maxSkew: c.maxSkew,
+      topologyKey: c.topologyKey,
+      selector: labelSelectorFromObject(c.labelSelector),
+      selectorKey: JSON.stringify(c.labelSelector ?? null),
+    });
   }
   return out;
 }
@@ -47,6 +56,38 @@ export function countPodsMatchSelector(pods: readonly PodInfo[], selector: Selec
   return n;
 }
 
+/** A node's count of matching pods for one constraint. */
+export type NodeCounter = (ni: NodeInfo) => number;
+
+/**
+ * Counts matching pods per node, memoized across cycles by NodeInfo generation for selectors
+ * with a known key (the count depends only on the node's pods, the namespace and the selector).
+ */
+export class MatchCounter implements Counters {
+  private readonly memo = new NodeMemo<number>(32);
+
+  counter(c: Constraint, ns: string): NodeCounter {
+    const { selector } = c;
+    const count = (ni: NodeInfo) => countPodsMatchSelector(ni.pods, selector, ns);
+    if (c.selectorKey === undefined) return count;
+    const table = this.memo.table(`${ns}\u0000${c.selectorKey}`);
+    return (ni) => table.get(ni, count);
+  }
+}
+
+/** What gives a constraint's per-node counter. */
+export interface Counters {
+  counter(c: Constraint, ns: string): NodeCounter;
+}
+
+/** Counters without memo (one-off computations and tests). */
+export const UNMEMOIZED: Counters = {
+  counter:
+    (c: Constraint, ns: string): NodeCounter =>
+    (ni) =>
+      countPodsMatchSelector(ni.pods, c.selector, ns),
+};
+
 /** Map key of a (topologyKey, value) pair; NUL cannot occur in label keys. */
 export function pairKey(key: string, value: string): string {
   return `${key}\u0000${value}`;
@@ -55,15 +96,17 @@ export function pairKey(key: string, value: string): string {
 /**
  * Upstream's helper.DefaultSelector: the union of the selectors of the Services selecting the
  * pod and of its controlling RC, ReplicaSet or StatefulSet; undefined when that is empty.
+ * `key` identifies what the selector matches (for memoizing counts).
  */
 export function defaultSelector(
   pod: Pod,
   listers: Pick<Listers, 'services' | 'replicationControllers' | 'replicaSets' | 'statefulSets'>,
-): Selector | undefined {
+): { selector: Selector; key: string } | undefined {
   const ns = pod.metadata.namespace ?? '';
   const set: Record<string, string> = {};
   for (const svc of podServices(pod, listers)) Object.assign(set, svc);
   const extra: Selector[] = [];
+  const extraRaw: unknown[] = [];
   const owner = pod.metadata.ownerReferences?.find((o) => o.controller === true);
   if (owner !== undefined) {
     const gvk = `${owner.apiVersion}/${owner.kind}`;
@@ -76,16 +119,20 @@ export function defaultSelector(
       try {
         const m = labelSelectorFromObject(sel);
         // A nil selector (Nothing) adds no requirements upstream; neither does an empty one.
-        if (!m.isNothing && m.requirements.length > 0) extra.push(m);
+        if (!m.isNothing && m.requirements.length > 0) {
+          extra.push(m);
+          extraRaw.push(sel);
+        }
       } catch {
         // An invalid selector is ignored, as upstream.
       }
     }
   }
   if (Object.keys(set).length === 0 && extra.length === 0) return undefined;
+  const key = JSON.stringify(['default', Object.entries(set).sort(), extraRaw]);
   const base = labelSelectorFromSet(set);
-  if (extra.length === 0) return base;
-  return (labels) => base(labels) && extra.every((m) => m(labels));
+  if (extra.length === 0) return { selector: base, key };
+  return { selector: (labels) => base(labels) && extra.every((m) => m(labels)), key };
 }
 
 /** Selectors (label maps) of the Services in the pod's namespace that select it; nil selectors match nothing. */

@@ -9,8 +9,8 @@ import type { NodeInfo } from '../../framework/node-info.js';
 import type { NodeInfoLister } from '../../framework/snapshot.js';
 import { errorStatus, type Status, SUCCESS, unresolvable, unschedulable } from '../../framework/status.js';
 import type { Node, Pod } from '../../framework/types.js';
-import { type Constraint, countPodsMatchSelector, nodeLabelsMatch, pairKey } from './common.js';
-import { podMatchesNodeSelectorAndAffinityTerms } from './node-selector.js';
+import { type Constraint, type Counters, nodeLabelsMatch, pairKey, UNMEMOIZED } from './common.js';
+import { nodeSelectorTest } from './node-selector.js';
 
 export const NAME = 'PodTopologySpread';
 export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
@@ -84,39 +84,57 @@ export class PreFilterState implements StateData {
 
 export const preFilterStateKey = new StateKey<PreFilterState>(`PreFilter${NAME}`);
 
-/** Counts matching pods per topology pair over the eligible nodes (upstream's calPreFilterState). */
-export function computePreFilterState(pod: Pod, constraints: readonly Constraint[], lister: NodeInfoLister): PreFilterState {
-  const matchNum = new Map<string, number>();
-  const all = lister.list();
-  const eligible: NodeInfo[] = [];
-  for (const ni of all) {
-    const node = ni.node;
-    if (node === undefined) continue;
-    // Spreading applies only to nodes passing the pod's nodeSelector / required node affinity.
-    if (!podMatchesNodeSelectorAndAffinityTerms(pod, node) || !nodeLabelsMatch(node, constraints)) continue;
-    eligible.push(ni);
-    const labels = node.metadata.labels!;
-    for (const c of constraints) matchNum.set(pairKey(c.topologyKey, labels[c.topologyKey]), 0);
-  }
+/**
+ * Counts matching pods per topology pair over the eligible nodes (upstream's calPreFilterState).
+ * One pass over the nodes: per topology key, the values of eligible nodes (in first-seen order,
+ * which the critical paths' tie-breaking depends on) and matching pods per value over all nodes;
+ * pairs of no eligible node are then dropped. Constraints sharing a key share its pairs.
+ */
+export function computePreFilterState(pod: Pod, constraints: readonly Constraint[], lister: NodeInfoLister, counters: Counters = UNMEMOIZED): PreFilterState {
   const ns = pod.metadata.namespace ?? '';
-  // Pods on ineligible nodes still count when their pair is shared with an eligible node.
-  for (const ni of all) {
-    const labels = ni.node?.metadata.labels;
-    if (labels === undefined || ni.pods.length === 0) continue;
-    for (const c of constraints) {
-      const v = labels[c.topologyKey];
-      if (typeof v !== 'string') continue;
-      const k = pairKey(c.topologyKey, v);
-      const cur = matchNum.get(k);
-      if (cur === undefined) continue;
-      matchNum.set(k, cur + countPodsMatchSelector(ni.pods, c.selector, ns));
+  const passes = nodeSelectorTest(pod);
+  const nc = constraints.length;
+  const keys = constraints.map((c) => c.topologyKey);
+  const count = constraints.map((c) => counters.counter(c, ns));
+  // Per topology key: eligible values (insertion-ordered) and matching pods per value.
+  const eligibleByKey = new Map<string, Set<string>>();
+  const countsByKey = new Map<string, Map<string, number>>();
+  for (const k of keys) {
+    if (!eligibleByKey.has(k)) {
+      eligibleByKey.set(k, new Set());
+      countsByKey.set(k, new Map());
     }
   }
+  const eligible = keys.map((k) => eligibleByKey.get(k) as Set<string>);
+  const counts = keys.map((k) => countsByKey.get(k) as Map<string, number>);
+  for (const ni of lister.list()) {
+    const node = ni.node;
+    if (node === undefined) continue;
+    const labels = node.metadata.labels;
+    // Spreading applies only to nodes passing the pod's nodeSelector / required node affinity.
+    if (passes(node) && nodeLabelsMatch(node, constraints)) {
+      for (let i = 0; i < nc; i++) eligible[i].add((labels as Record<string, string>)[keys[i]]);
+    }
+    // Pods on ineligible nodes still count when their pair is shared with an eligible node.
+    if (labels === undefined || ni.pods.length === 0) continue;
+    for (let i = 0; i < nc; i++) {
+      const v = labels[keys[i]];
+      if (typeof v !== 'string') continue;
+      const n = count[i](ni);
+      if (n !== 0) counts[i].set(v, (counts[i].get(v) ?? 0) + n);
+    }
+  }
+  const matchNum = new Map<string, number>();
   const paths = new Map<string, CriticalPaths>();
-  for (const c of constraints) paths.set(c.topologyKey, new CriticalPaths());
-  for (const [k, n] of matchNum) {
-    const sep = k.indexOf('\u0000');
-    paths.get(k.slice(0, sep))!.update(k.slice(sep + 1), n);
+  for (const [k, values] of eligibleByKey) {
+    const byValue = countsByKey.get(k) as Map<string, number>;
+    const p = new CriticalPaths();
+    paths.set(k, p);
+    for (const v of values) {
+      const n = byValue.get(v) ?? 0;
+      matchNum.set(pairKey(k, v), n);
+      p.update(v, n);
+    }
   }
   return new PreFilterState(constraints, paths, matchNum);
 }

@@ -79,9 +79,14 @@ function compile(pod: Pod): NodeTest {
 
 const compiled = new WeakMap<Pod, NodeTest>();
 
-/** True when the node passes the pod's nodeSelector and required node affinity. */
-export function podMatchesNodeSelectorAndAffinityTerms(pod: Pod, node: Node): boolean {
+/** The pod's nodeSelector and required node affinity as one test (compiled once per pod object). */
+export function nodeSelectorTest(pod: Pod): NodeTest {
   let f = compiled.get(pod);
   if (f === undefined) compiled.set(pod, (f = compile(pod)));
-  return f(node);
+  return f;
+}
+
+/** True when the node passes the pod's nodeSelector and required node affinity. */
+export function podMatchesNodeSelectorAndAffinityTerms(pod: Pod, node: Node): boolean {
+  return nodeSelectorTest(pod)(node);
 }

@@ -15,7 +15,7 @@ import type { PodInfo } from '../../framework/pod-info.js';
 import type { PluginFactory } from '../../framework/registry.js';
 import { errorStatus, SKIP, type Status, SUCCESS } from '../../framework/status.js';
 import type { Pod, TopologySpreadConstraint } from '../../framework/types.js';
-import { type Constraint, defaultSelector, filterConstraints } from './common.js';
+import { type Constraint, defaultSelector, filterConstraints, MatchCounter } from './common.js';
 import { computePreFilterState, filterNode, NAME, preFilterStateKey } from './filtering.js';
 import { computePreScoreState, normalize, preScoreStateKey, scoreNode } from './scoring.js';
 
@@ -63,6 +63,8 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
   readonly name = NAME;
   private readonly defaults: TopologySpreadConstraint[];
   private readonly extensions: PreFilterExtensions;
+  /** Matching pods per node, reused across cycles while a node is unchanged. */
+  private readonly counters = new MatchCounter();
 
   constructor(
     args: PodTopologySpreadArgs | undefined,
@@ -81,9 +83,9 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     if (own !== undefined && own.length > 0) return filterConstraints(own, action);
     const cs = filterConstraints(this.defaults, action);
     if (cs.length === 0) return cs;
-    const selector = defaultSelector(pod, this.handle.listers);
-    if (selector === undefined) return [];
-    return cs.map((c) => ({ ...c, selector }));
+    const d = defaultSelector(pod, this.handle.listers);
+    if (d === undefined) return [];
+    return cs.map((c) => ({ ...c, selector: d.selector, selectorKey: d.key }));
   }
 
   preFilter(state: CycleState, pod: Pod): Status {
@@ -95,7 +97,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     }
     // No hard constraints: upstream's empty state passes every node and AddPod/RemovePod are no-ops.
     if (cs.length === 0) return SKIP;
-    state.write(preFilterStateKey, computePreFilterState(pod, cs, this.handle.snapshotSharedLister()));
+    state.write(preFilterStateKey, computePreFilterState(pod, cs, this.handle.snapshotSharedLister(), this.counters));
     return SUCCESS;
   }
 
@@ -125,7 +127,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     }
     // Without soft constraints upstream gives every node the same score; skipping keeps the order.
     if (cs.length === 0) return SKIP;
-    state.write(preScoreStateKey, computePreScoreState(pod, cs, nodes, lister, this.handle.names.hostnameLabel));
+    state.write(preScoreStateKey, computePreScoreState(pod, cs, nodes, lister, this.handle.names.hostnameLabel, this.counters));
     return SUCCESS;
   }
 

@@ -9,19 +9,21 @@ import type { NodeInfo } from '../../framework/node-info.js';
 import type { NodeInfoLister } from '../../framework/snapshot.js';
 import { errorStatus, type Status, SUCCESS } from '../../framework/status.js';
 import type { Pod } from '../../framework/types.js';
-import { type Constraint, countPodsMatchSelector, nodeLabelsMatch, pairKey } from './common.js';
+import { type Constraint, type Counters, type NodeCounter, nodeLabelsMatch, UNMEMOIZED } from './common.js';
 import { NAME } from './filtering.js';
-import { podMatchesNodeSelectorAndAffinityTerms } from './node-selector.js';
+import { nodeSelectorTest } from './node-selector.js';
 
 export class PreScoreState implements StateData {
   constructor(
     readonly constraints: readonly Constraint[],
     /** Names of filtered nodes missing a topology key. */
     readonly ignoredNodes: Set<string>,
-    /** Matching pods per (key, value) pair of the filtered nodes; hostname counts are taken in Score. */
-    readonly pairCounts: Map<string, number>,
+    /** Matching pods per topology key and value of the filtered nodes; hostname counts are taken in Score. */
+    readonly pairCounts: Map<string, Map<string, number>>,
     readonly weights: number[],
     readonly hostnameLabel: string,
+    /** Per constraint, a node's matching pods (for the hostname key). */
+    readonly counters: readonly NodeCounter[],
   ) {}
   /** Read-only after PreScore. */
   clone(): PreScoreState {
@@ -47,60 +49,73 @@ export function computePreScoreState(
   filtered: readonly NodeInfo[],
   lister: NodeInfoLister,
   hostnameLabel: string,
+  counters: Counters = UNMEMOIZED,
 ): PreScoreState {
   const ignored = new Set<string>();
-  const pairCounts = new Map<string, number>();
+  const pairCounts = new Map<string, Map<string, number>>();
+  const nc = constraints.length;
   const topoSize = constraints.map(() => 0);
+  let size = 0;
   for (const ni of filtered) {
     const node = ni.node;
     if (node === undefined || !nodeLabelsMatch(node, constraints)) {
       ignored.add(ni.name);
       continue;
     }
-    const labels = node.metadata.labels!;
-    constraints.forEach((c, i) => {
-      if (c.topologyKey === hostnameLabel) return;
-      const k = pairKey(c.topologyKey, labels[c.topologyKey]);
-      if (!pairCounts.has(k)) {
-        pairCounts.set(k, 0);
+    const labels = node.metadata.labels as Record<string, string>;
+    for (let i = 0; i < nc; i++) {
+      const k = constraints[i].topologyKey;
+      if (k === hostnameLabel) continue;
+      let byValue = pairCounts.get(k);
+      if (byValue === undefined) pairCounts.set(k, (byValue = new Map()));
+      const v = labels[k];
+      if (!byValue.has(v)) {
+        byValue.set(v, 0);
+        size++;
         topoSize[i]++;
-      }
-    });
-  }
-  const weights = constraints.map((c, i) => topologyNormalizingWeight(c.topologyKey === hostnameLabel ? filtered.length - ignored.size : topoSize[i]));
-  const ns = pod.metadata.namespace ?? '';
-  if (pairCounts.size > 0) {
-    for (const ni of lister.list()) {
-      const node = ni.node;
-      if (node === undefined || ni.pods.length === 0) continue;
-      if (!podMatchesNodeSelectorAndAffinityTerms(pod, node) || !nodeLabelsMatch(node, constraints)) continue;
-      const labels = node.metadata.labels!;
-      for (const c of constraints) {
-        const k = pairKey(c.topologyKey, labels[c.topologyKey]);
-        const cur = pairCounts.get(k);
-        // Pairs of no candidate node, and per-node (hostname) counts, are skipped here.
-        if (cur === undefined) continue;
-        pairCounts.set(k, cur + countPodsMatchSelector(ni.pods, c.selector, ns));
       }
     }
   }
-  return new PreScoreState(constraints, ignored, pairCounts, weights, hostnameLabel);
+  const weights = constraints.map((c, i) => topologyNormalizingWeight(c.topologyKey === hostnameLabel ? filtered.length - ignored.size : topoSize[i]));
+  const ns = pod.metadata.namespace ?? '';
+  const count = constraints.map((c) => counters.counter(c, ns));
+  if (size > 0) {
+    const passes = nodeSelectorTest(pod);
+    const byKey = constraints.map((c) => pairCounts.get(c.topologyKey));
+    for (const ni of lister.list()) {
+      const node = ni.node;
+      if (node === undefined || ni.pods.length === 0) continue;
+      if (!passes(node) || !nodeLabelsMatch(node, constraints)) continue;
+      const labels = node.metadata.labels as Record<string, string>;
+      for (let i = 0; i < nc; i++) {
+        const byValue = byKey[i];
+        // Per-node (hostname) counts, and pairs of no candidate node, are skipped here.
+        if (byValue === undefined) continue;
+        const v = labels[constraints[i].topologyKey];
+        const cur = byValue.get(v);
+        if (cur === undefined) continue;
+        byValue.set(v, cur + count[i](ni));
+      }
+    }
+  }
+  return new PreScoreState(constraints, ignored, pairCounts, weights, hostnameLabel, count);
 }
 
 /** The raw score: weighted matching pods in the node's domains (lower is better). */
-export function scoreNode(s: PreScoreState | undefined, pod: Pod, nodeInfo: NodeInfo): number {
+export function scoreNode(s: PreScoreState | undefined, _pod: Pod, nodeInfo: NodeInfo): number {
   if (s === undefined) throw new Error(`error reading "${preScoreStateKey.name}" from cycleState: not found`);
   const node = nodeInfo.node;
   if (node === undefined || s.ignoredNodes.has(nodeInfo.name)) return 0;
   const labels = node.metadata.labels ?? {};
-  const ns = pod.metadata.namespace ?? '';
   let score = 0;
-  s.constraints.forEach((c, i) => {
+  const cs = s.constraints;
+  for (let i = 0; i < cs.length; i++) {
+    const c = cs[i];
     const v = labels[c.topologyKey];
-    if (typeof v !== 'string') return;
-    const cnt = c.topologyKey === s.hostnameLabel ? countPodsMatchSelector(nodeInfo.pods, c.selector, ns) : (s.pairCounts.get(pairKey(c.topologyKey, v)) ?? 0);
+    if (typeof v !== 'string') continue;
+    const cnt = c.topologyKey === s.hostnameLabel ? s.counters[i](nodeInfo) : (s.pairCounts.get(c.topologyKey)?.get(v) ?? 0);
     score += scoreForCount(cnt, c.maxSkew, s.weights[i]);
-  });
+  }
   return Math.trunc(score);
 }
 
