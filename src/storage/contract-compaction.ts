@@ -50,6 +50,22 @@ export function compactionContract(test: StoreTest): void {
     assert.equal(text((await store.get('/old'))?.value), 'new');
   });
 
+  test('compacting past a write and its overwrite keeps the overwritten value current', async (store) => {
+    const r1 = await store.create('/k/a', bytes('a1'));
+    const r2 = await store.update('/k/a', bytes('a2'), r1);
+    const r3 = await store.create('/k/b', bytes('b1'));
+    await store.compact(r3);
+    const a = await store.get('/k/a');
+    assert.deepEqual(a && [text(a.value), a.createRevision, a.modRevision], ['a2', r1, r2]);
+    // A later compaction also removes rows its window's rows supersede; /k/a's newest stays.
+    await store.compact(await store.update('/k/b', bytes('b2'), r3));
+    assert.equal(text((await store.get('/k/a'))?.value), 'a2');
+    assert.deepEqual(
+      (await store.range('/k/')).items.map((kv) => `${kv.key}=${text(kv.value)}@${kv.modRevision}`),
+      [`/k/a=a2@${r2}`, `/k/b=b2@${r3 + 1}`],
+    );
+  });
+
   test('random writes with repeated compactions: every kept revision reads exactly as the model', async (store) => {
     const model = new ModelHistory();
     let seed = 42;

@@ -6,6 +6,8 @@
  * delete (a tombstone as the newest row reads the same as no row; older rows of its key are
  * superseded by it and go too). Rows with revision >= C stay, so watches from C replay fully.
  * What remains per key is its newest put <= C plus everything after: reads at R >= C stay exact.
+ * Every rule needs a newer row of the same key (or a tombstone), so a live key's newest row,
+ * which `kv` reads the current value from, is never deleted.
  *
  * The row kept per key by one compaction becomes superseded once its key is written again, but
  * it lies below the next compaction's windows. So each window also deletes the rows its own

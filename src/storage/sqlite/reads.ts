@@ -1,12 +1,17 @@
 /**
- * Read queries of the SQLite store: current state from `kv`, old revisions and watch history
- * from `log`. All synchronous (better-sqlite3); callers check revisions against the compacted
- * and current revision first.
+ * Read queries of the SQLite store: current state from `kv` joined to the `log` row at its
+ * mod_revision (kv holds no value), old revisions and watch history from `log`. All
+ * synchronous (better-sqlite3); callers check revisions against the compacted and current
+ * revision first.
  *
  * Why reads at an old revision R are correct after compaction to C <= R: the value of a key at
  * R is its newest log row <= R. Compaction deletes a row only when a newer row of the same key
  * exists at or before C (or the row is a tombstone, which reads the same as no row), so the
  * newest row <= R is never deleted unless it was a tombstone.
+ *
+ * Why the current join never misses: kv points at a live key's newest log row, a put. Every
+ * compaction rule deletes only a tombstone or a row that a newer row of its key supersedes,
+ * so that row outlives any compaction for as long as kv points at it.
  */
 
 import type Database from 'better-sqlite3';
@@ -58,11 +63,13 @@ export class Reads {
       bounded: db.prepare(sql(`AND ${column} < @end`)),
       open: db.prepare(sql('')),
     });
-    this.getCurrent = db.prepare('SELECT key, value, create_revision, mod_revision FROM kv WHERE key = ?');
+    // CROSS JOIN keeps kv the outer loop: one key (or key range) probe, then a rowid lookup each.
+    const current = 'SELECT kv.key, l.value, kv.create_revision, kv.mod_revision FROM kv CROSS JOIN log l ON l.revision = kv.mod_revision';
+    this.getCurrent = db.prepare(`${current} WHERE kv.key = ?`);
     this.getAt = db.prepare(
       'SELECT key, value, create_revision, revision AS mod_revision, type FROM log WHERE key = ? AND revision <= ? ORDER BY revision DESC LIMIT 1',
     );
-    this.rangeCurrent = both((upper) => `SELECT key, value, create_revision, mod_revision FROM kv WHERE key >= @start ${upper} ORDER BY key LIMIT @limit`);
+    this.rangeCurrent = both((upper) => `${current} WHERE kv.key >= @start ${upper} ORDER BY kv.key LIMIT @limit`, 'kv.key');
     this.countCurrent = both((upper) => `SELECT count(*) AS n FROM kv WHERE key >= @start ${upper}`);
     // The newest row per key at or before @rev, unless it is a delete. Walking the (key,
     // revision) index in key order lets LIMIT stop early: paginated lists (continue tokens)

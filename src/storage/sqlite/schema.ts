@@ -5,9 +5,16 @@
  *   B-tree walks in revision order). Deletes are rows with type 2 and a NULL value;
  *   prev_revision points at the row a write replaced (0 for a create), so watch events get
  *   prevKv with a rowid lookup instead of storing the old value twice.
- * - `kv`: the current value of every live key, so get/list at the current revision never
- *   scan history (kine's `MAX(id) GROUP BY name` is what we avoid).
+ * - `kv`: every live key with its create and mod revision, so get/list at the current revision
+ *   never scan history (kine's `MAX(id) GROUP BY name` is what we avoid). It holds no value:
+ *   the value is read from the log row at mod_revision (a rowid lookup), so each write stores
+ *   its value once and a commit writes about half the pages. WITHOUT ROWID: the key is the
+ *   only B-tree, not a rowid table plus a key index.
  * - `meta`: the compacted revision, and how far compaction has actually deleted rows.
+ *
+ * `PRAGMA user_version` holds SCHEMA_VERSION. A file from another version is refused, not
+ * migrated or recreated: there are no users to migrate yet, and silently emptying a data
+ * directory would lose whatever it held.
  */
 
 import Database from 'better-sqlite3';
@@ -15,8 +22,11 @@ import Database from 'better-sqlite3';
 /** The `log.type` column. */
 export const LogType = { Create: 0, Update: 1, Delete: 2 } as const;
 
+/** The layout version written to `PRAGMA user_version`; 0 is a file that predates versioning. */
+export const SCHEMA_VERSION = 2;
+
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS log (
+CREATE TABLE log (
   revision INTEGER PRIMARY KEY,
   key TEXT NOT NULL,
   type INTEGER NOT NULL,
@@ -24,17 +34,17 @@ CREATE TABLE IF NOT EXISTS log (
   create_revision INTEGER NOT NULL,
   prev_revision INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS log_key_revision ON log (key, revision);
-CREATE TABLE IF NOT EXISTS kv (
+CREATE INDEX log_key_revision ON log (key, revision);
+CREATE TABLE kv (
   key TEXT PRIMARY KEY,
-  value BLOB NOT NULL,
   create_revision INTEGER NOT NULL,
   mod_revision INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS meta (
+) WITHOUT ROWID;
+CREATE TABLE meta (
   name TEXT PRIMARY KEY,
   value INTEGER NOT NULL
 ) WITHOUT ROWID;
+PRAGMA user_version = ${SCHEMA_VERSION};
 `;
 
 export interface OpenedDatabase {
@@ -70,7 +80,7 @@ export function openDatabase(path: string, tuning: DatabaseTuning = {}): OpenedD
     db.pragma('temp_store = MEMORY');
     if (tuning.walAutocheckpointPages !== undefined) db.pragma(`wal_autocheckpoint = ${tuning.walAutocheckpointPages}`);
     // A write transaction takes the exclusive lock now, not at the first client write.
-    db.transaction(() => db.exec(SCHEMA)).immediate();
+    db.transaction(() => prepareSchema(db, path)).immediate();
     const revision = (db.prepare('SELECT max(revision) AS r FROM log').get() as { r: number | null }).r ?? 0;
     const meta = new Map((db.prepare('SELECT name, value FROM meta').all() as { name: string; value: number }[]).map((r) => [r.name, r.value]));
     const compacted = meta.get('compacted') ?? 0;
@@ -80,4 +90,20 @@ export function openDatabase(path: string, tuning: DatabaseTuning = {}): OpenedD
     db.close();
     throw err;
   }
+}
+
+/** Creates the tables in an empty file; throws if the file holds another schema version. */
+function prepareSchema(db: Database.Database, path: string): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version === SCHEMA_VERSION) return;
+  // Version 0 is also what an empty file reports; only a file without tables is new.
+  const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
+  if (version === 0 && tables.n === 0) {
+    db.exec(SCHEMA);
+    return;
+  }
+  throw new Error(
+    `${path}: storage schema version ${version}, this build needs ${SCHEMA_VERSION} and has no migration; ` +
+      'move or delete the file (and its -wal) to start with an empty store',
+  );
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -181,6 +181,46 @@ describe('SqliteStore', () => {
     } finally {
       await cleanup();
     }
+  });
+
+  it('compaction never deletes the log row a live key reads its current value from', async () => {
+    const { path, store, cleanup } = openFresh({ compactBatchSize: 2 });
+    try {
+      const r1 = await store.create('/a', bytes('a1'));
+      const r2 = await store.update('/a', bytes('a2'), r1);
+      await store.create('/b', bytes('b1'));
+      await store.delete('/b');
+      await store.compact(await store.create('/c', bytes('c1')));
+      assert.equal(text((await store.get('/a'))?.value), 'a2');
+      await store.close();
+      const db = new Database(path, { readonly: true });
+      const revs = (db.prepare('SELECT revision FROM log ORDER BY revision').all() as { revision: number }[]).map((r) => r.revision);
+      const dangling = db.prepare('SELECT count(*) AS n FROM kv LEFT JOIN log ON log.revision = kv.mod_revision WHERE log.revision IS NULL').get();
+      db.close();
+      // a1, b1 and b's tombstone went; a2 (what kv points at) and c1 stay.
+      assert.deepEqual(revs, [r2, 5]);
+      assert.deepEqual(dangling, { n: 0 });
+      const again = SqliteStore.open(path);
+      try {
+        assert.equal(text((await again.get('/a'))?.value), 'a2');
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('refuses a file with another schema version instead of migrating or emptying it', async () => {
+    const path = freshPath();
+    mkdirSync(join(path, '..'));
+    const db = new Database(path);
+    db.exec('CREATE TABLE kv (key TEXT PRIMARY KEY, value BLOB NOT NULL, create_revision INTEGER NOT NULL, mod_revision INTEGER NOT NULL)');
+    db.close();
+    assert.throws(() => SqliteStore.open(path), /schema version 0, this build needs 2/);
+    const still = new Database(path, { readonly: true });
+    assert.deepEqual(still.prepare('SELECT name FROM sqlite_master').all(), [{ name: 'kv' }, { name: 'sqlite_autoindex_kv_1' }]);
+    still.close();
   });
 
   it('a compaction cut short by close resumes at the next compact after reopening', async () => {

@@ -29,9 +29,10 @@ export class Writes {
   constructor(db: Database.Database) {
     this.insertLog = db.prepare('INSERT INTO log (revision, key, type, value, create_revision, prev_revision) VALUES (?, ?, ?, ?, ?, ?)');
     // ON CONFLICT DO NOTHING lets a create test for existence and insert in one statement.
-    this.insertKv = db.prepare('INSERT INTO kv (key, value, create_revision, mod_revision) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING');
-    this.selectKv = db.prepare('SELECT value, create_revision, mod_revision FROM kv WHERE key = ?');
-    this.updateKv = db.prepare('UPDATE kv SET value = ?, mod_revision = ? WHERE key = ?');
+    this.insertKv = db.prepare('INSERT INTO kv (key, create_revision, mod_revision) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING');
+    // kv holds no value (schema.ts): the old value, for prevKv, is the log row at mod_revision.
+    this.selectKv = db.prepare('SELECT l.value, kv.create_revision, kv.mod_revision FROM kv CROSS JOIN log l ON l.revision = kv.mod_revision WHERE kv.key = ?');
+    this.updateKv = db.prepare('UPDATE kv SET mod_revision = ? WHERE key = ?');
     this.deleteKv = db.prepare('DELETE FROM kv WHERE key = ?');
   }
 
@@ -39,7 +40,7 @@ export class Writes {
   apply(op: WriteOp, rev: number): StoreEvent | StoreError {
     const { key } = op;
     if (op.kind === 'create') {
-      if (this.insertKv.run(key, op.value, rev, rev).changes === 0) return new StoreError('KeyExists', key);
+      if (this.insertKv.run(key, rev, rev).changes === 0) return new StoreError('KeyExists', key);
       this.insertLog.run(rev, key, LogType.Create, op.value, rev, 0);
       return { type: 'put', kv: { key, value: op.value, createRevision: rev, modRevision: rev }, revision: rev };
     }
@@ -50,7 +51,7 @@ export class Writes {
       return new StoreError('Conflict', key, `Conflict: ${key} is at ${row.mod_revision}, not ${op.expected}`, prevKv);
     }
     if (op.kind === 'update') {
-      this.updateKv.run(op.value, rev, key);
+      this.updateKv.run(rev, key);
       this.insertLog.run(rev, key, LogType.Update, op.value, row.create_revision, row.mod_revision);
       const kv = { key, value: op.value, createRevision: row.create_revision, modRevision: rev };
       return { type: 'put', kv, prevKv, revision: rev };
