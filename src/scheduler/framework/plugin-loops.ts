@@ -9,7 +9,8 @@ import type { NodeInfo } from './node-info.js';
 import { errorStatus, SUCCESS, type Status } from './status.js';
 import type { Pod } from './types.js';
 
-export type FilterRunner = (state: CycleState, pod: Pod, nodeInfo: NodeInfo, skip: ReadonlySet<string> | undefined) => Status;
+/** `skip[i]` 1: the i-th plugin's PreFilter returned Skip (undefined: none did). */
+export type FilterRunner = (state: CycleState, pod: Pod, nodeInfo: NodeInfo, skip: Uint8Array | undefined) => Status;
 
 /**
  * The filter loop unrolled, one `pN.filter()` call site per plugin. Filter runs nodes × plugins
@@ -21,7 +22,7 @@ export function compileFilterRunner(plugins: readonly FilterPlugin[], fail: (pl:
   const params = plugins.map((_, i) => `p${i}`);
   let body = 'return function runFilterPlugins(state, pod, nodeInfo, skip) {\n  let s;\n';
   for (let i = 0; i < plugins.length; i++) {
-    body += `  if (skip === undefined || !skip.has(p${i}.name)) {\n`;
+    body += `  if (skip === undefined || skip[${i}] === 0) {\n`;
     body += `    try { s = p${i}.filter(state, pod, nodeInfo); } catch (e) { return fail(p${i}, errorStatus(e)); }\n`;
     body += `    if (s.code !== 0) return fail(p${i}, s);\n  }\n`;
   }

@@ -219,7 +219,16 @@ export class Framework implements FrameworkHandle {
 
   /** Filters in order, stopping at the first plugin that rejects the node. */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
-    return this.filterRunner(state, pod, nodeInfo, state.skipFilterPlugins.size > 0 ? state.skipFilterPlugins : undefined);
+    const skip = state.skipFilterPlugins;
+    if (skip.size === 0) return this.filterRunner(state, pod, nodeInfo, undefined);
+    // Per-plugin flags derived once per change of the set, not a name lookup per plugin and node.
+    if (state.filterSkipVersion !== skip.version || state.filterSkip === undefined) {
+      const flags = new Uint8Array(this.filterPlugins.length);
+      for (let i = 0; i < flags.length; i++) flags[i] = skip.has(this.filterPlugins[i].name) ? 1 : 0;
+      state.filterSkip = flags;
+      state.filterSkipVersion = skip.version;
+    }
+    return this.filterRunner(state, pod, nodeInfo, state.filterSkip);
   }
 
   /**

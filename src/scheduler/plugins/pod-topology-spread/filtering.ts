@@ -10,7 +10,8 @@ import type { NodeInfoLister } from '../../framework/snapshot.js';
 import { errorStatus, type Status, SUCCESS, unresolvable, unschedulable } from '../../framework/status.js';
 import type { Node, Pod } from '../../framework/types.js';
 import { type Constraint, type Counters, nodeLabelsMatch, pairKey, UNMEMOIZED } from './common.js';
-import { nodeSelectorTest } from './node-selector.js';
+import { aggregateKey, SpreadAggregate, type SpreadAggregates } from './aggregate.js';
+import { nodeSelectorKey, nodeSelectorTest } from './node-selector.js';
 
 export const NAME = 'PodTopologySpread';
 export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
@@ -54,16 +55,36 @@ export class CriticalPaths {
 }
 
 export class PreFilterState implements StateData {
+  /** Per constraint: its key's matching pods per value and critical paths (resolved once). */
+  private byValue: (Map<string, number> | undefined)[];
+  private paths: (CriticalPaths | undefined)[];
+  /** Per constraint: 1 when the pod matches its own selector (for `selfPod`). */
+  private self: number[] = [];
+  private selfPod: Pod | undefined;
+
   constructor(
     readonly constraints: readonly Constraint[],
     readonly criticalPaths: Map<string, CriticalPaths>,
-    readonly matchNum: Map<string, number>,
-  ) {}
+    /** Matching pods per topology key, then value (the eligible pairs). */
+    readonly counts: Map<string, Map<string, number>>,
+  ) {
+    this.byValue = constraints.map((c) => counts.get(c.topologyKey));
+    this.paths = constraints.map((c) => criticalPaths.get(c.topologyKey));
+  }
+
+  /** Matching pods per pair (pairKey), key by key (for tests and debugging). */
+  get matchNum(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [k, byValue] of this.counts) for (const [v, n] of byValue) out.set(pairKey(k, v), n);
+    return out;
+  }
 
   clone(): PreFilterState {
     const paths = new Map<string, CriticalPaths>();
     for (const [k, p] of this.criticalPaths) paths.set(k, p.clone());
-    return new PreFilterState(this.constraints, paths, new Map(this.matchNum));
+    const counts = new Map<string, Map<string, number>>();
+    for (const [k, byValue] of this.counts) counts.set(k, new Map(byValue));
+    return new PreFilterState(this.constraints, paths, counts);
   }
 
   /** Preemption/nomination: a pod added (1) to or removed (-1) from `node`. */
@@ -74,11 +95,37 @@ export class PreFilterState implements StateData {
     for (const c of this.constraints) {
       if (!c.selector(updated.metadata.labels)) continue;
       const v = labels[c.topologyKey];
-      const k = pairKey(c.topologyKey, v);
-      const n = (this.matchNum.get(k) ?? 0) + delta;
-      this.matchNum.set(k, n);
+      let byValue = this.counts.get(c.topologyKey);
+      if (byValue === undefined) {
+        this.counts.set(c.topologyKey, (byValue = new Map()));
+        this.byValue = this.constraints.map((x) => this.counts.get(x.topologyKey));
+      }
+      const n = (byValue.get(v) ?? 0) + delta;
+      byValue.set(v, n);
       this.criticalPaths.get(c.topologyKey)?.update(v, n);
     }
+  }
+
+  /** Filter on one node: every constraint's skew check. */
+  filter(pod: Pod, node: Node): Status {
+    const cs = this.constraints;
+    const nc = cs.length;
+    if (nc === 0) return SUCCESS;
+    if (pod !== this.selfPod) {
+      this.self = cs.map((c) => (c.selector(pod.metadata.labels) ? 1 : 0));
+      this.selfPod = pod;
+    }
+    const labels = node.metadata.labels;
+    for (let i = 0; i < nc; i++) {
+      const c = cs[i];
+      const v = labels?.[c.topologyKey];
+      if (typeof v !== 'string') return unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
+      const paths = this.paths[i];
+      if (paths === undefined) continue;
+      const matchNum = this.byValue[i]?.get(v) ?? 0;
+      if (matchNum + this.self[i] - paths.n0 > c.maxSkew) return unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
+    }
+    return SUCCESS;
   }
 }
 
@@ -86,11 +133,59 @@ export const preFilterStateKey = new StateKey<PreFilterState>(`PreFilter${NAME}`
 
 /**
  * Counts matching pods per topology pair over the eligible nodes (upstream's calPreFilterState).
- * One pass over the nodes: per topology key, the values of eligible nodes (in first-seen order,
+ * With `aggregates`, the pass over the nodes is kept across cycles (see SpreadAggregate) and
+ * only nodes that changed are looked at again; without, it is done afresh.
+ */
+export function computePreFilterState(
+  pod: Pod,
+  constraints: readonly Constraint[],
+  lister: NodeInfoLister,
+  counters: Counters = UNMEMOIZED,
+  aggregates?: SpreadAggregates,
+): PreFilterState {
+  const ns = pod.metadata.namespace ?? '';
+  const key = aggregates === undefined ? undefined : aggregateKey('f', ns, nodeSelectorKey(pod), constraints);
+  if (aggregates === undefined || key === undefined) return computeDirect(pod, constraints, lister, counters);
+  const agg = aggregates.get(key, () => new SpreadAggregate(false, constraints, ''));
+  agg.update(
+    lister.list(),
+    constraints,
+    nodeSelectorTest(pod),
+    constraints.map((c) => counters.counter(c, ns)),
+  );
+  return buildState(constraints, agg.keys, agg.eligibleValues(), agg.sums);
+}
+
+/** The state from the eligible values per key (first-seen order) and matching pods per value. */
+function buildState(
+  constraints: readonly Constraint[],
+  keys: readonly string[],
+  eligible: readonly string[][],
+  sums: readonly Map<string, number>[],
+): PreFilterState {
+  const counts = new Map<string, Map<string, number>>();
+  const paths = new Map<string, CriticalPaths>();
+  for (let j = 0; j < keys.length; j++) {
+    const sum = sums[j];
+    const byValue = new Map<string, number>();
+    const p = new CriticalPaths();
+    counts.set(keys[j], byValue);
+    paths.set(keys[j], p);
+    for (const v of eligible[j]) {
+      const n = sum.get(v) ?? 0;
+      byValue.set(v, n);
+      p.update(v, n);
+    }
+  }
+  return new PreFilterState(constraints, paths, counts);
+}
+
+/**
+ * The pass done afresh. One pass over the nodes: per topology key, the values of eligible nodes (in first-seen order,
  * which the critical paths' tie-breaking depends on) and matching pods per value over all nodes;
  * pairs of no eligible node are then dropped. Constraints sharing a key share its pairs.
  */
-export function computePreFilterState(pod: Pod, constraints: readonly Constraint[], lister: NodeInfoLister, counters: Counters = UNMEMOIZED): PreFilterState {
+function computeDirect(pod: Pod, constraints: readonly Constraint[], lister: NodeInfoLister, counters: Counters): PreFilterState {
   const ns = pod.metadata.namespace ?? '';
   const passes = nodeSelectorTest(pod);
   const nc = constraints.length;
@@ -124,19 +219,13 @@ export function computePreFilterState(pod: Pod, constraints: readonly Constraint
       if (n !== 0) counts[i].set(v, (counts[i].get(v) ?? 0) + n);
     }
   }
-  const matchNum = new Map<string, number>();
-  const paths = new Map<string, CriticalPaths>();
-  for (const [k, values] of eligibleByKey) {
-    const byValue = countsByKey.get(k) as Map<string, number>;
-    const p = new CriticalPaths();
-    paths.set(k, p);
-    for (const v of values) {
-      const n = byValue.get(v) ?? 0;
-      matchNum.set(pairKey(k, v), n);
-      p.update(v, n);
-    }
-  }
-  return new PreFilterState(constraints, paths, matchNum);
+  const keyList = [...eligibleByKey.keys()];
+  return buildState(
+    constraints,
+    keyList,
+    keyList.map((k) => [...(eligibleByKey.get(k) as Set<string>)]),
+    keyList.map((k) => countsByKey.get(k) as Map<string, number>),
+  );
 }
 
 /** The skew check: matching pods in the node's domain + self − global minimum ≤ maxSkew. */
@@ -144,16 +233,5 @@ export function filterNode(s: PreFilterState | undefined, pod: Pod, nodeInfo: No
   const node = nodeInfo.node;
   if (node === undefined) return errorStatus('node not found');
   if (s === undefined) return errorStatus(`error reading "${preFilterStateKey.name}" from cycleState: not found`);
-  if (s.constraints.length === 0) return SUCCESS;
-  const labels = node.metadata.labels;
-  for (const c of s.constraints) {
-    const v = labels?.[c.topologyKey];
-    if (typeof v !== 'string') return unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
-    const self = c.selector(pod.metadata.labels) ? 1 : 0;
-    const paths = s.criticalPaths.get(c.topologyKey);
-    if (paths === undefined) continue;
-    const matchNum = s.matchNum.get(pairKey(c.topologyKey, v)) ?? 0;
-    if (matchNum + self - paths.n0 > c.maxSkew) return unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
-  }
-  return SUCCESS;
+  return s.filter(pod, node);
 }

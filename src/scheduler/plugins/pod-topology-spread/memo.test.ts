@@ -1,5 +1,6 @@
-// The per-node matching-pod counts memoized across cycles (by NodeInfo generation) must give
-// exactly what a fresh computation gives while pods and nodes change.
+// The per-node matching-pod counts memoized across cycles (by NodeInfo generation) and the
+// PreFilter/PreScore passes kept across cycles (SpreadAggregate) must give exactly what a fresh
+// computation gives while pods and nodes change, nodes come and go and the list is reordered.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CycleState } from '../../framework/cycle-state.js';
@@ -86,10 +87,89 @@ test('PodTopologySpread memoized counts equal a fresh computation as pods and no
     snap.rebuildAffinityLists();
     // A structurally equal but new incoming pod object each cycle, as the queue would give.
     const incoming: Pod = JSON.parse(JSON.stringify(templates[r(templates.length)]));
-    const fresh = new PodTopologySpread(undefined, fakeHandle(snap, { services }));
+    const fresh = new PodTopologySpread(undefined, fakeHandle(snap, { services }), false);
     const got = cycle(long, incoming, snap.nodeInfoList);
     if (Array.isArray(got.scores)) scored++;
     assert.deepEqual(got, cycle(fresh, incoming, snap.nodeInfoList), `step ${step}`);
   }
   assert.ok(scored > 50, `scored ${scored}`);
 });
+
+test('PodTopologySpread aggregates equal a fresh computation as the node list changes', () => {
+  for (const seed of [23, 24, 25, 26, 27, 28]) nodeListChanges(seed);
+});
+
+function nodeListChanges(seed: number): void {
+  const r = rng(seed);
+  const all: NodeInfo[] = [];
+  for (let i = 0; i < 16; i++) {
+    const labels: Record<string, string> = { [HOST]: `n${i}` };
+    if (i % 5 !== 4) labels.zone = `z${i % 4}`;
+    all.push(snapshotOf([], [mkNode(`n${i}`, labels)]).nodeInfoList[0]);
+  }
+  const snap = snapshotOf([], []);
+  const setList = (list: NodeInfo[]) => {
+    snap.nodeInfoList = list;
+    snap.nodeInfoMap = new Map(list.map((ni) => [ni.name, ni]));
+  };
+  setList(all.slice(0, 10));
+  const services = [{ metadata: { name: 'svc', namespace: '' }, spec: { selector: { app: 'b' } } }];
+  const long = new PodTopologySpread(undefined, fakeHandle(snap, { services }));
+  const templates: Pod[] = [];
+  for (let i = 0; i < 8; i++) templates.push(randomPod(r));
+  let scored = 0;
+  for (let step = 0; step < 400; step++) {
+    const op = r(12);
+    const list = snap.nodeInfoList;
+    if (op < 5) {
+      const ni = list[r(list.length)];
+      ni.addPod(new PodInfo(randomPod(r, ni.name)));
+    } else if (op < 7) {
+      const ni = list[r(list.length)];
+      if (ni.pods.length > 0) ni.removePod(ni.pods[r(ni.pods.length)].uid);
+    } else if (op < 8 && list.length > 2) {
+      // A node leaves (same array changed in place, or a new array).
+      const next = list.slice();
+      next.splice(r(next.length), 1);
+      if (r(2) === 0) setList(next);
+      else {
+        list.length = 0;
+        list.push(...next);
+        setList(list);
+      }
+    } else if (op < 9) {
+      // A node joins at a random position.
+      const out = all.filter((ni) => !list.includes(ni));
+      if (out.length > 0) {
+        const next = list.slice();
+        next.splice(r(next.length + 1), 0, out[r(out.length)]);
+        setList(next);
+      }
+    } else if (op < 10) {
+      // Reordered (zones interleaved differently).
+      const next = list.slice();
+      for (let i = next.length - 1; i > 0; i--) {
+        const j = r(i + 1);
+        [next[i], next[j]] = [next[j], next[i]];
+      }
+      setList(next);
+    } else if (op < 11) {
+      const ni = list[r(list.length)];
+      const labels: Record<string, string> = { [HOST]: ni.name };
+      if (r(4) !== 0) labels.zone = `z${r(4)}`;
+      ni.setNode(mkNode(ni.name, labels));
+    } else {
+      // The node object goes but pods remain (a ghost NodeInfo in the list).
+      const ni = list[r(list.length)];
+      if (ni.node !== undefined && r(3) === 0) ni.removeNode();
+      else if (ni.node === undefined) ni.setNode(mkNode(ni.name, { [HOST]: ni.name, zone: 'z1' }));
+    }
+    snap.rebuildAffinityLists();
+    const incoming: Pod = JSON.parse(JSON.stringify(templates[r(templates.length)]));
+    const fresh = new PodTopologySpread(undefined, fakeHandle(snap, { services }), false);
+    const got = cycle(long, incoming, snap.nodeInfoList);
+    if (Array.isArray(got.scores)) scored++;
+    assert.deepEqual(got, cycle(fresh, incoming, snap.nodeInfoList), `seed ${seed} step ${step}`);
+  }
+  assert.ok(scored > 50, `scored ${scored}`);
+}

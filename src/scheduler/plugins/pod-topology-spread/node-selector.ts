@@ -90,3 +90,10 @@ export function nodeSelectorTest(pod: Pod): NodeTest {
 export function podMatchesNodeSelectorAndAffinityTerms(pod: Pod, node: Node): boolean {
   return nodeSelectorTest(pod)(node);
 }
+
+/** A string identifying what nodeSelectorTest(pod) accepts (the pod's nodeSelector and required node affinity). */
+export function nodeSelectorKey(pod: Pod): string {
+  const required = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  // undefined members are left out, null ones kept: the test tells them apart.
+  return JSON.stringify({ s: pod.spec.nodeSelector, r: required });
+}

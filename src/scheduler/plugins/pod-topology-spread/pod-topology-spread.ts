@@ -15,7 +15,8 @@ import type { PodInfo } from '../../framework/pod-info.js';
 import type { PluginFactory } from '../../framework/registry.js';
 import { errorStatus, SKIP, type Status, SUCCESS } from '../../framework/status.js';
 import type { Pod, TopologySpreadConstraint } from '../../framework/types.js';
-import { type Constraint, defaultSelector, filterConstraints, MatchCounter } from './common.js';
+import { SpreadAggregates } from './aggregate.js';
+import { type Constraint, type Counters, defaultSelector, filterConstraints, MatchCounter, UNMEMOIZED } from './common.js';
 import { computePreFilterState, filterNode, NAME, preFilterStateKey } from './filtering.js';
 import { computePreScoreState, normalize, preScoreStateKey, scoreNode } from './scoring.js';
 
@@ -64,12 +65,18 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
   private readonly defaults: TopologySpreadConstraint[];
   private readonly extensions: PreFilterExtensions;
   /** Matching pods per node, reused across cycles while a node is unchanged. */
-  private readonly counters = new MatchCounter();
+  private readonly counters: Counters;
+  /** PreFilter's and PreScore's passes over the nodes, kept across cycles. */
+  private readonly aggregates: SpreadAggregates | undefined;
 
+  /** `memo` false: every cycle computed afresh (the reference the memo tests compare with). */
   constructor(
     args: PodTopologySpreadArgs | undefined,
     private readonly handle: Pick<FrameworkHandle, 'snapshotSharedLister' | 'listers' | 'names'>,
+    memo = true,
   ) {
+    this.counters = memo ? new MatchCounter() : UNMEMOIZED;
+    this.aggregates = memo ? new SpreadAggregates() : undefined;
     this.defaults = resolveDefaultConstraints(args, handle);
     this.extensions = {
       addPod: (state, pod, pi, ni) => this.updateWithPod(state, pod, pi, ni, 1),
@@ -97,7 +104,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     }
     // No hard constraints: upstream's empty state passes every node and AddPod/RemovePod are no-ops.
     if (cs.length === 0) return SKIP;
-    state.write(preFilterStateKey, computePreFilterState(pod, cs, this.handle.snapshotSharedLister(), this.counters));
+    state.write(preFilterStateKey, computePreFilterState(pod, cs, this.handle.snapshotSharedLister(), this.counters, this.aggregates));
     return SUCCESS;
   }
 
@@ -127,7 +134,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     }
     // Without soft constraints upstream gives every node the same score; skipping keeps the order.
     if (cs.length === 0) return SKIP;
-    state.write(preScoreStateKey, computePreScoreState(pod, cs, nodes, lister, this.handle.names.hostnameLabel, this.counters));
+    state.write(preScoreStateKey, computePreScoreState(pod, cs, nodes, lister, this.handle.names.hostnameLabel, this.counters, this.aggregates));
     return SUCCESS;
   }
 

@@ -10,8 +10,9 @@ import type { NodeInfoLister } from '../../framework/snapshot.js';
 import { errorStatus, type Status, SUCCESS } from '../../framework/status.js';
 import type { Pod } from '../../framework/types.js';
 import { type Constraint, type Counters, type NodeCounter, nodeLabelsMatch, UNMEMOIZED } from './common.js';
+import { aggregateKey, SpreadAggregate, type SpreadAggregates } from './aggregate.js';
 import { NAME } from './filtering.js';
-import { nodeSelectorTest } from './node-selector.js';
+import { nodeSelectorKey, nodeSelectorTest } from './node-selector.js';
 
 export class PreScoreState implements StateData {
   constructor(
@@ -50,6 +51,7 @@ export function computePreScoreState(
   lister: NodeInfoLister,
   hostnameLabel: string,
   counters: Counters = UNMEMOIZED,
+  aggregates?: SpreadAggregates,
 ): PreScoreState {
   const ignored = new Set<string>();
   const pairCounts = new Map<string, Map<string, number>>();
@@ -79,7 +81,18 @@ export function computePreScoreState(
   const weights = constraints.map((c, i) => topologyNormalizingWeight(c.topologyKey === hostnameLabel ? filtered.length - ignored.size : topoSize[i]));
   const ns = pod.metadata.namespace ?? '';
   const count = constraints.map((c) => counters.counter(c, ns));
-  if (size > 0) {
+  const key = size === 0 || aggregates === undefined ? undefined : aggregateKey('s', ns, nodeSelectorKey(pod), constraints);
+  if (key !== undefined && aggregates !== undefined) {
+    // The pass below, kept across cycles: matching pods summed per value over all counted nodes.
+    const agg = aggregates.get(key, () => new SpreadAggregate(true, constraints, hostnameLabel));
+    agg.update(lister.list(), constraints, nodeSelectorTest(pod), count);
+    for (let j = 0; j < agg.keys.length; j++) {
+      const byValue = pairCounts.get(agg.keys[j]);
+      if (byValue === undefined) continue;
+      const sum = agg.sums[j];
+      for (const v of byValue.keys()) byValue.set(v, sum.get(v) ?? 0);
+    }
+  } else if (size > 0) {
     const passes = nodeSelectorTest(pod);
     const byKey = constraints.map((c) => pairCounts.get(c.topologyKey));
     for (const ni of lister.list()) {
