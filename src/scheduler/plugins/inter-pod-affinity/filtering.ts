@@ -10,7 +10,7 @@ import type { NodeInfo } from '../../framework/node-info.js';
 import type { PodInfo } from '../../framework/pod-info.js';
 import { errorStatus, type Status, SUCCESS, unresolvable, unschedulable } from '../../framework/status.js';
 import type { Node, Pod } from '../../framework/types.js';
-import { NodeMemo } from './node-memo.js';
+import { NodeMemo } from '../../framework/node-memo.js';
 import { type AffinityTerm, keysOfPod, nodeLabel, type ParsedAffinity, pairKey, podMatchesAllTerms, termMatches, termsOf, termsOfPod } from './terms.js';
 
 export const NAME = 'InterPodAffinity';

@@ -12,7 +12,7 @@ import type { NodeInfoLister } from '../../framework/snapshot.js';
 import { errorStatus, SKIP, type Status, SUCCESS } from '../../framework/status.js';
 import type { Node, Pod } from '../../framework/types.js';
 import { NAME } from './filtering.js';
-import { NodeMemo } from './node-memo.js';
+import { NodeMemo } from '../../framework/node-memo.js';
 import { type AffinityTerm, keysOfPod, nodeLabel, type ParsedAffinity, termMatches, termsOf, termsOfPod, type WeightedAffinityTerm } from './terms.js';
 
 /** topologyKey -> topology value -> summed weight. */

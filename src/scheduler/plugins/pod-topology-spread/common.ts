@@ -9,7 +9,7 @@ import type { Listers } from '../../framework/handle.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import type { PodInfo } from '../../framework/pod-info.js';
 import type { Node, Pod, TopologySpreadConstraint } from '../../framework/types.js';
-import { NodeMemo } from './node-memo.js';
+import { NodeMemo } from '../../framework/node-memo.js';
 
 /** A label matcher (compiled once per constraint). */
 export type Selector = (labels: Labels | undefined | null) => boolean;

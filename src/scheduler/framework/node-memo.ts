@@ -5,7 +5,7 @@
  * Every change to a NodeInfo (pods added or removed, node replaced) takes a new, globally unique
  * generation, so a stale value is never returned. The number of keys kept is bounded.
  */
-import type { NodeInfo } from '../../framework/node-info.js';
+import type { NodeInfo } from './node-info.js';
 
 interface Entry<T> {
   generation: number;
