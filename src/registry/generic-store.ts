@@ -137,13 +137,6 @@ export class GenericStore {
     return this.store.range(prefix, opts);
   }
 
-  /** The current object, or 404. */
-  async get(namespace: string, name: string): Promise<Obj> {
-    const kv = await this.store.get(this.key(namespace, name)).catch((e) => toStatusError(e, this.info.groupResource, name));
-    if (!kv) throw notFound(this.info.groupResource, name);
-    return this.decode(kv);
-  }
-
   private invalid(name: string, errs: FieldError[]): StatusError {
     return invalidObject(this.info.kind, this.info.group, name, errs);
   }
