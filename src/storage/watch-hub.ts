@@ -164,15 +164,14 @@ export class WatchHub {
   }
 }
 
+const NO_EVENTS: StoreEvent[] = [];
+
 function filterEvents(events: StoreEvent[], prefix: string, after: number): StoreEvent[] {
-  let all = true;
-  for (const e of events) {
-    if (e.revision <= after || !e.kv.key.startsWith(prefix)) {
-      all = false;
-      break;
-    }
-  }
-  // The common case (a single-event commit, or a watch on everything) shares the array.
-  if (all) return events;
+  // One counting pass: most watchers (one per resource) match none of a commit's events, and
+  // then nothing is allocated; a watcher that matches them all shares the commit's array.
+  let matching = 0;
+  for (const e of events) if (e.revision > after && e.kv.key.startsWith(prefix)) matching++;
+  if (matching === events.length) return events;
+  if (matching === 0) return NO_EVENTS;
   return events.filter((e) => e.revision > after && e.kv.key.startsWith(prefix));
 }
