@@ -42,6 +42,8 @@ export interface RequestOptions {
   body?: string | Buffer | object;
   /** Send no client certificate (anonymous). */
   anonymous?: boolean;
+  /** A keep-alive agent to reuse connections (default: a new connection per request). */
+  agent?: https.Agent;
 }
 
 /** One HTTP/1.1 request with the admin certificate (or none). */
@@ -58,7 +60,7 @@ export function request(cluster: ControlPlane, method: string, path: string, opt
         method,
         path,
         headers,
-        agent: false,
+        agent: opts.agent ?? false,
         ca: cluster.caPem,
         ...(opts.anonymous ? {} : { cert: cluster.adminCertPem, key: cluster.adminKeyPem }),
       },

@@ -7,7 +7,7 @@ import http2 from 'node:http2';
 import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ControlPlane } from '../../src/cmd/control-plane.js';
-import type { RawResponse } from './cluster.js';
+import { request, type RawResponse } from './cluster.js';
 
 export const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -23,31 +23,7 @@ export function keepAliveClient(cluster: ControlPlane, maxSockets = 16): Client 
   const url = new URL(cluster.url);
   const agent = new https.Agent({ keepAlive: true, maxSockets, ca: cluster.caPem, cert: cluster.adminCertPem, key: cluster.adminKeyPem });
   const req = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponse> =>
-    new Promise((resolve, reject) => {
-      const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-      const h: Record<string, string | number> = { ...headers };
-      if (data) {
-        h['content-type'] = 'application/json';
-        h['content-length'] = data.length;
-      }
-      const r = https.request({ host: url.hostname, port: url.port, method, path, agent, headers: h }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-        });
-        res.on('error', reject);
-      });
-      r.on('error', reject);
-      r.end(data);
-    });
+    request(cluster, method, path, { body: body as object | undefined, headers, agent });
   return {
     req,
     async ok(method, path, body, expected) {
