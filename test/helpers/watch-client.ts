@@ -20,7 +20,6 @@ export interface Client {
 
 /** An admin HTTPS client that reuses its connections (a new TLS handshake per request is slow). */
 export function keepAliveClient(cluster: ControlPlane, maxSockets = 16): Client {
-  const url = new URL(cluster.url);
   const agent = new https.Agent({ keepAlive: true, maxSockets, ca: cluster.caPem, cert: cluster.adminCertPem, key: cluster.adminKeyPem });
   const req = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponse> =>
     request(cluster, method, path, { body: body as object | undefined, headers, agent });
