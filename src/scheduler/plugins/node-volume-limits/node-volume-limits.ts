@@ -14,7 +14,8 @@ import type { PluginFactory } from '../../framework/registry.js';
 import { errorStatus, type Status, SUCCESS, unschedulable } from '../../framework/status.js';
 import type { PersistentVolumeClaim, Pod } from '../../framework/types.js';
 import type { WellKnownNames } from '../../framework/well-known.js';
-import { claimClass, ephemeralClaimError, notFound, type StorageNames, storageNames, volumeClaim } from '../volume-binding/volume-util.js';
+import { claimClass, type StorageNames, storageNames } from '../volume-binding/volume-util.js';
+import { lookupClaim } from './claims.js';
 import { csiAttachLimitKey, csiVolumeLimits, ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED, randomVolumeIDPrefix } from './limits.js';
 
 export const NAME = 'NodeVolumeLimits';
@@ -68,22 +69,11 @@ export class CSILimits implements FilterPlugin {
 
   /** Adds the pod's CSI volumes as unique name -> limit key; returns an error text for a new pod's missing claim. */
   private filterAttachableVolumes(pod: Pod, newPod: boolean, result: Map<string, string>): string | undefined {
-    const ns = pod.metadata.namespace ?? '';
     for (const vol of pod.spec.volumes ?? []) {
-      const claim = volumeClaim(pod, vol);
-      if (claim === undefined) continue;
-      if (claim.name === '') return 'PersistentVolumeClaim had no name';
-      const pvc = this.listers.persistentVolumeClaims.get(claim.name, ns);
-      if (pvc === undefined) {
-        // A new pod cannot run without its claim; an existing pod's missing claim is not counted.
-        if (newPod) return `looking up PVC ${ns}/${claim.name}: ${notFound('persistentvolumeclaim', claim.name)}`;
-        continue;
-      }
-      if (claim.ephemeral) {
-        const e = ephemeralClaimError(pod, pvc);
-        if (e !== undefined) return e;
-      }
-      const [driver, handle] = this.csiDriverInfo(pvc);
+      const found = lookupClaim(this.listers, pod, vol, newPod);
+      if (found.kind === 'error') return found.message;
+      if (found.kind === 'none') continue;
+      const [driver, handle] = this.csiDriverInfo(found.pvc);
       if (driver === '' || handle === '') continue;
       result.set(`${driver}/${handle}`, csiAttachLimitKey(driver));
     }

@@ -12,7 +12,7 @@ import type { NodeInfo } from '../../framework/node-info.js';
 import { errorStatus, type Status, SUCCESS, unschedulable } from '../../framework/status.js';
 import type { Node, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass, Volume } from '../../framework/types.js';
 import type { WellKnownNames } from '../../framework/well-known.js';
-import { ephemeralClaimError, notFound, volumeClaim } from '../volume-binding/volume-util.js';
+import { lookupClaim } from './claims.js';
 import { ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED, nodeVolumeLimits, randomVolumeIDPrefix } from './limits.js';
 
 /** Environment variable that overrides every default limit (upstream's KUBE_MAX_PD_VOLS). */
@@ -82,21 +82,12 @@ export class NonCSILimits implements FilterPlugin {
         out.add(id);
         continue;
       }
-      const claim = volumeClaim(pod, vol);
-      if (claim === undefined) continue;
-      if (claim.name === '') return 'PersistentVolumeClaim had no name';
+      const found = lookupClaim(this.listers, pod, vol, newPod);
+      if (found.kind === 'error') return found.message;
+      if (found.kind === 'none') continue;
+      const pvc = found.pvc;
       // Until the real volume ID is known, namespace/claim stands in for it.
-      const pvID = `${this.volumeIDPrefix}-${ns}/${claim.name}`;
-      const pvc = this.listers.persistentVolumeClaims.get(claim.name, ns);
-      if (pvc === undefined) {
-        if (newPod) return `looking up PVC ${ns}/${claim.name}: ${notFound('persistentvolumeclaim', claim.name)}`;
-        // An existing pod's missing claim may not be of this type: not counted.
-        continue;
-      }
-      if (claim.ephemeral) {
-        const e = ephemeralClaimError(pod, pvc);
-        if (e !== undefined) return e;
-      }
+      const pvID = `${this.volumeIDPrefix}-${ns}/${found.name}`;
       const pvName = pvc.spec.volumeName ?? '';
       if (pvName === '') {
         // Unbound (or forcibly unbound): the pod may still use its old PV, so count it if the class matches.
