@@ -8,12 +8,11 @@
  * Prints a table, the targets, and as its last line one JSON object with all figures.
  */
 import { mkdir, mkdtemp } from 'node:fs/promises';
-import { rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureCertificates } from '../src/pki/certificates.js';
-import { killAllChildren, spawnNode, stopChild, waitForLine } from './children.js';
+import { boundedRun, spawnNode, stopChild, waitForLine } from './children.js';
 import { requestOnce } from './http-client.js';
 import { type LoadResult, type LoadSpec, runLoad, type TlsMaterial } from './load.js';
 import { measureNodeBaseline, measureStart, median, type StartSample } from './startup.js';
@@ -33,18 +32,8 @@ interface CaseResult extends LoadResult {
   ratio?: number;
 }
 
-const tmpDirs: string[] = [];
-function cleanup(): void {
-  killAllChildren();
-  for (const dir of tmpDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
-process.on('exit', cleanup);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
 // The whole run is bounded: a hung server must not hang CI.
-setTimeout(() => {
-  console.error(`benchmark exceeded ${DEADLINE_MS} ms; aborting`);
-  process.exit(1);
-}, DEADLINE_MS).unref();
+const { keepTmp, cleanup } = boundedRun(DEADLINE_MS);
 
 /** A ConfigMap whose JSON is about `size` bytes; `{n}` in the name is filled per request. */
 function configMapBody(namePattern: string, size: number): string {
@@ -162,7 +151,7 @@ function verdict(ok: boolean | undefined): string {
 
 async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'orch-bench-'));
-  tmpDirs.push(work);
+  keepTmp(work);
   const failures: Record<string, string> = {};
   const attempt = async <T>(name: string, fn: () => Promise<T>): Promise<T | undefined> => {
     console.error(`# ${name}...`);

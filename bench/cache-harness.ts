@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the watch-cache benchmarks (cache.ts): the server child (cache-server.ts),
+ * Shared pieces of the watch-cache benchmarks (cache.ts): the server child (orch-server.ts),
  * its memory and CPU as seen from outside, 1 KiB ConfigMaps, bulk creation in a worker thread,
  * and small statistics helpers.
  */
@@ -23,11 +23,11 @@ export interface Server {
   dataDir: string;
 }
 
-/** Starts cache-server.js on dataDir and waits for its READY line. */
+/** Starts orch-server.js on dataDir and waits for its READY line. */
 export async function startServer(dataDir: string, timeoutMs = 60_000): Promise<Server> {
   // BENCH_SERVER_FLAGS adds node flags to the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`.
   const extra = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawnNode([...extra, '--expose-gc', join(HERE, 'cache-server.js'), dataDir], ROOT);
+  const child = spawnNode([...extra, '--expose-gc', join(HERE, 'orch-server.js'), dataDir], ROOT);
   const ready = JSON.parse((await waitForLine(child, (l) => l.startsWith('READY '), timeoutMs)).slice(6));
   const pid = child.proc.pid;
   if (pid === undefined) throw new Error('server child has no pid');
@@ -47,7 +47,7 @@ export interface MemorySample {
   arrayBuffers: number;
 }
 
-/** The server's memory right after a full GC in the child (SIGUSR2, see cache-server.ts). */
+/** The server's memory right after a full GC in the child (SIGUSR2, see orch-server.ts). */
 export async function serverMemory(server: Server): Promise<MemorySample> {
   const line = waitForLine(server.child, (l) => l.startsWith('MEM '), 30_000);
   server.child.proc.kill('SIGUSR2');

@@ -4,13 +4,12 @@
  * (cache-memory.ts). Each server under test runs alone in a child process; clients run in
  * worker threads. Prints a table, the targets, and as its last line one JSON object.
  */
-import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type MemoryResult, benchCacheMemory } from './cache-memory.js';
 import { printTable, round1, round2 } from './cache-harness.js';
-import { killAllChildren } from './children.js';
+import { boundedRun } from './children.js';
 import { type ListsResult, benchLists } from './lists.js';
 import { type FanoutResult, benchWatchFanout } from './watch-fanout.js';
 
@@ -34,18 +33,8 @@ const LISTS = {
 const TARGETS = { fanoutP99Ms: 100, cachedList10kMs: 150, memoryRatio: 3 };
 const DEADLINE_MS = 270_000;
 
-const tmpDirs: string[] = [];
-function cleanup(): void {
-  killAllChildren();
-  for (const dir of tmpDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
-process.on('exit', cleanup);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
 // The whole run is bounded: a hung server must not hang CI.
-setTimeout(() => {
-  console.error(`benchmark exceeded ${DEADLINE_MS} ms; aborting`);
-  process.exit(1);
-}, DEADLINE_MS).unref();
+const { keepTmp, cleanup } = boundedRun(DEADLINE_MS);
 
 const verdict = (ok: boolean | undefined) => (ok === undefined ? 'n/a' : ok ? 'ok' : 'MISSED');
 const fmt = (x: number | undefined, digits = 1) => (x === undefined ? '' : x.toLocaleString('en-US', { maximumFractionDigits: digits }));
@@ -95,7 +84,7 @@ function memoryRows(m: MemoryResult | undefined): string[][] {
 
 async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'orch-bench-cache-'));
-  tmpDirs.push(work);
+  keepTmp(work);
   const failures: Record<string, string> = {};
   const attempt = async <T>(name: string, fn: () => Promise<T>): Promise<T | undefined> => {
     console.error(`# ${name}...`);

@@ -2,6 +2,7 @@
  * Child processes for the benchmark: spawn, wait for a line on stdout, stop gracefully, and a
  * registry so that every child is killed even when the benchmark fails half-way.
  */
+import { rmSync } from 'node:fs';
 import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -67,4 +68,28 @@ export async function stopChild(child: Child, graceMs = 5000): Promise<void> {
 export function killAllChildren(): void {
   for (const proc of live) proc.kill('SIGKILL');
   live.clear();
+}
+
+/**
+ * The life of one benchmark run: temp dirs and children are removed on exit or signal, and the
+ * whole run is bounded by deadlineMs so a hung server cannot hang CI. `keepTmp` registers a temp
+ * dir for removal; `cleanup` does it all now (it runs again, harmlessly, on exit).
+ */
+export function boundedRun(deadlineMs: number): { keepTmp: (dir: string) => string; cleanup: () => void } {
+  const tmpDirs: string[] = [];
+  const cleanup = (): void => {
+    killAllChildren();
+    for (const dir of tmpDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  };
+  process.on('exit', cleanup);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
+  setTimeout(() => {
+    console.error(`benchmark exceeded ${deadlineMs} ms; aborting`);
+    process.exit(1);
+  }, deadlineMs).unref();
+  const keepTmp = (dir: string): string => {
+    tmpDirs.push(dir);
+    return dir;
+  };
+  return { keepTmp, cleanup };
 }

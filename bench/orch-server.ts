@@ -1,15 +1,31 @@
 /**
  * orch under benchmark, run as a child process so it has its own event loop and core:
- * startControlPlane on a SQLite data directory, then one line `READY {json}` on stdout with
- * the URL and admin credentials. SIGTERM stops it gracefully.
- * Usage: node dist/bench/orch-server.js <dataDir>
+ * startControlPlane on a SQLite data directory, then one line `READY {json}` on stdout with the
+ * URL and admin credentials. SIGTERM stops it gracefully; SIGUSR2 runs a full GC (when started
+ * with `node --expose-gc`) and prints one line `MEM {json}` with its memory.
+ * Usage: node [--expose-gc] dist/bench/orch-server.js <dataDir>
  */
 import { startControlPlane } from '../src/cmd/control-plane.js';
 
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: orch-server <dataDir>');
+// The handler is in place before READY is printed: the parent may signal as soon as it reads the line.
+const gc = (globalThis as { gc?: () => void }).gc;
+process.on('SIGUSR2', () => {
+  // Twice: the first pass can leave weakly-held and finalizable objects for the second.
+  gc?.();
+  gc?.();
+  // One tick later, so buffers freed by the collection are returned before RSS is read.
+  setImmediate(() => {
+    const m = process.memoryUsage();
+    const mem = { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers, gc: gc !== undefined };
+    process.stdout.write(`MEM ${JSON.stringify(mem)}\n`);
+  });
+});
+
 const cp = await startControlPlane({ dataDir, securePort: 0, storageBackend: 'sqlite', verbosity: 0 });
 process.stdout.write(`READY ${JSON.stringify({ url: cp.url, caPem: cp.caPem, certPem: cp.adminCertPem, keyPem: cp.adminKeyPem })}\n`);
+
 let stopping = false;
 process.on('SIGTERM', () => {
   if (stopping) return;
