@@ -38,6 +38,10 @@ export interface Strategy {
   validate?(obj: Obj, ctx: StrategyContext): FieldError[];
   /** Field errors of an update (immutable fields...). Never mutates. */
   validateUpdate?(obj: Obj, old: Obj, ctx: StrategyContext): FieldError[];
+  /** Finalizers beyond metadata.finalizers that hold a deleting object (a namespace's spec.finalizers). */
+  finalizers?(obj: Obj): string[];
+  /** Marks an object whose deletion waits for finalizers (a namespace becomes Terminating). May mutate obj. */
+  prepareForDeletion?(obj: Obj): void;
 }
 
 /** Extracts the string a field selector compares, e.g. `spec.nodeName` of a pod. */

@@ -256,16 +256,12 @@ export class GenericStore {
       throw conflict(this.info.groupResource, name, `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${curMeta.uid ?? ''}`);
     }
     let next: Obj;
-    if (subresource === 'status') {
-      // Status writes change only .status (upstream's ResetObjectMetaForStatus + spec reset).
+    const owned = SUBRESOURCE_FIELDS[subresource];
+    if (owned !== undefined) {
+      // A subresource write changes only the field it owns (upstream's ResetObjectMetaForStatus
+      // plus spec reset for status; spec.finalizers for namespaces/finalize).
       next = structuredClone(current);
-      if (proposed.status === undefined) delete next.status;
-      else next.status = proposed.status;
-    } else if (subresource === 'finalize') {
-      next = structuredClone(current);
-      const spec = isPlainObject(proposed.spec) ? proposed.spec : {};
-      next.spec = { ...(isPlainObject(next.spec) ? next.spec : {}), finalizers: spec.finalizers ?? [] };
-      if ((next.spec as { finalizers?: unknown[] }).finalizers?.length === 0) delete (next.spec as Record<string, unknown>).finalizers;
+      copyPath(next, proposed, owned);
     } else {
       next = proposed;
       if (this.info.def.subresources?.status) {
@@ -341,6 +337,23 @@ export class GenericStore {
       }
     }
   }
+}
+
+/** The field each writable subresource owns. */
+const SUBRESOURCE_FIELDS: Readonly<Record<string, readonly string[]>> = { status: ['status'], finalize: ['spec', 'finalizers'] };
+
+/** Sets target's value at path to source's, deleting it when absent or an empty list (Go's omitempty). */
+function copyPath(target: Record<string, unknown>, source: Record<string, unknown>, path: readonly string[]): void {
+  let from: unknown = source;
+  for (const part of path) from = isPlainObject(from) ? from[part] : undefined;
+  let into = target;
+  for (const part of path.slice(0, -1)) {
+    if (!isPlainObject(into[part])) into[part] = {};
+    into = into[part] as Record<string, unknown>;
+  }
+  const last = path[path.length - 1];
+  if (from === undefined || (Array.isArray(from) && from.length === 0)) delete into[last];
+  else into[last] = from;
 }
 
 function copyOrDelete(target: ObjectMeta, source: ObjectMeta, field: keyof ObjectMeta): void {

@@ -27,6 +27,14 @@ const namespaceStrategy: Strategy = {
     if (oldFinalizers !== undefined) specOf(obj).finalizers = oldFinalizers;
     else if (isPlainObject(obj.spec)) delete obj.spec.finalizers;
   },
+  // The namespace controller's finalizer lives in spec.finalizers; the namespace is removed
+  // only once it and metadata.finalizers are empty.
+  finalizers(obj) {
+    return isPlainObject(obj.spec) && Array.isArray(obj.spec.finalizers) ? (obj.spec.finalizers as string[]) : [];
+  },
+  prepareForDeletion(obj) {
+    obj.status = { ...(isPlainObject(obj.status) ? obj.status : {}), phase: 'Terminating' };
+  },
 };
 
 export const namespaces = core({
