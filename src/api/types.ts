@@ -30,6 +30,13 @@ export interface StrategyContext {
 
 /** Type-specific behaviour; the generic registry decides when each runs. */
 export interface Strategy {
+  /**
+   * The type's defaults (upstream's SetDefaults_*, run as the request body is decoded): fills
+   * absent fields and puts values in canonical form. Runs on the incoming object of every
+   * write (create, update, patch and apply results, subresource writes) before prepareFor*.
+   * May mutate obj.
+   */
+  defaults?(obj: Obj, ctx: StrategyContext): void;
   /** Clear what clients may not set and default what the server sets on create. May mutate obj. */
   prepareForCreate?(obj: Obj, ctx: StrategyContext): void;
   /** Carry over what the write may not change (e.g. status on a main-resource write). May mutate obj. */

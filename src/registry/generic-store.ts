@@ -152,6 +152,7 @@ export class GenericStore {
     } else {
       delete meta.namespace;
     }
+    this.info.def.strategy?.defaults?.(obj, this.strategyContext(ctx));
     this.prepareServerFields(meta, ctx.now);
     if (this.info.def.subresources?.status && !this.info.def.behaviour?.keepStatusOnCreate) delete obj.status;
     if (this.info.def.behaviour?.generation) meta.generation = 1;
@@ -255,6 +256,8 @@ export class GenericStore {
     if (typeof meta.uid === 'string' && meta.uid !== '' && meta.uid !== curMeta.uid) {
       throw conflict(this.info.groupResource, name, `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${curMeta.uid ?? ''}`);
     }
+    const sctx = this.strategyContext(ctx, subresource);
+    this.info.def.strategy?.defaults?.(proposed, sctx);
     let next: Obj;
     const owned = SUBRESOURCE_FIELDS[subresource];
     if (owned !== undefined) {
@@ -281,7 +284,6 @@ export class GenericStore {
     copyOrDelete(nextMeta, curMeta, 'generation');
     nextMeta.resourceVersion = curMeta.resourceVersion;
     if (curMeta.generateName !== undefined && nextMeta.generateName === undefined) nextMeta.generateName = curMeta.generateName;
-    const sctx = this.strategyContext(ctx, subresource);
     this.info.def.strategy?.prepareForUpdate?.(next, current, sctx);
     if (this.info.def.behaviour?.generation && subresource === '' && specChanged(next, current)) {
       nextMeta.generation = (curMeta.generation ?? 0) + 1;
