@@ -25,7 +25,10 @@ const DATA = join(root, 'scripts/schema-data');
 
 /** Upstream's definition name of a Protobuf message (`.k8s.io.api.core.v1.Pod` -> `io.k8s.api.core.v1.Pod`). */
 function definitionName(fullName) {
-  return `io.k8s.${fullName.replace(/^\./, '').replace(/^k8s\.io\./, '').replace(/_/g, '-')}`;
+  return `io.k8s.${fullName
+    .replace(/^\./, '')
+    .replace(/^k8s\.io\./, '')
+    .replace(/_/g, '-')}`;
 }
 
 function upstreamGroup(stem) {
@@ -189,6 +192,24 @@ for (const extra of ['Status', 'DeleteOptions', 'WatchEvent', 'APIResourceList',
   }
 }
 while (pending.length > 0) define(pending.shift());
+
+// TypeMeta is not on the wire in Protobuf (the envelope carries it), but every kind has it in JSON.
+const TYPE_META = {
+  apiVersion: {
+    type: 'string',
+    description:
+      'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources',
+  },
+  kind: {
+    type: 'string',
+    description:
+      'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds',
+  },
+};
+for (const [name, def] of Object.entries(definitions)) {
+  const kinded = def['x-kubernetes-group-version-kind'] !== undefined || name === `${META}.Status` || name === `${META}.DeleteOptions`;
+  if (kinded && def.properties) def.properties = { ...TYPE_META, ...def.properties };
+}
 
 // Every patch strategy must have found its field: a miss means the data file is stale.
 for (const [name, fields] of Object.entries(patchStrategies)) {

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { Encoding } from '../codec/negotiation.js';
 import { encodeBody, type EncodedBody } from '../codec/serialize.js';
+import { goQuote } from '../machinery/validation.js';
 import { internalError, requestEntityTooLarge, StatusError, type Status } from '../machinery/status.js';
 
 export type Request = IncomingMessage | Http2ServerRequest;
@@ -79,6 +80,17 @@ export function writeError(res: Response, err: unknown, out: Output = JSON_OUTPU
   }
   res.writeHead(se.code, { ...headers, 'content-type': body.contentType, 'content-length': body.bytes.length });
   res.end(body.bytes);
+}
+
+/**
+ * Adds a `Warning: 299 - "<text>"` header (upstream's warning recorder: agent "-", each text
+ * once), sent with whatever response the handler writes next.
+ */
+export function addWarning(res: Response, text: string): void {
+  const value = `299 - ${goQuote(text)}`;
+  const current = res.getHeader('warning');
+  const values = Array.isArray(current) ? current : current === undefined ? [] : [String(current)];
+  if (!values.includes(value)) res.setHeader('warning', [...values, value]);
 }
 
 /** Writes plain text (health endpoints). */

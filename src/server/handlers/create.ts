@@ -1,12 +1,16 @@
 /** POST on a collection: create one object (201), or 200 on dry-run as upstream. */
 import { writeObject } from '../http.js';
+import { fieldValidationOf, readFieldsAs } from './field-validation.js';
 import { review } from '../../registry/reviews.js';
 import { admitFor, dryRunOf, expectObjectOfKind, readObjectBody, type ResourceRequest, writeStored } from './resource-request.js';
 
 /** Creates the body's object in the request's namespace. */
 export async function handleCreate(r: ResourceRequest): Promise<void> {
   const dryRun = dryRunOf(r.query);
-  const obj = expectObjectOfKind(r, await readObjectBody(r));
+  const fieldValidation = fieldValidationOf(r, 'CreateOptions');
+  const body = await readObjectBody(r);
+  const obj = expectObjectOfKind(r, body.value);
+  readFieldsAs(r, obj, fieldValidation, body.json);
   if (r.store.info.def.virtual) {
     writeObject(r.res, 201, review(r.store.info, r.reviews, r.ctx, r.namespace, obj), r.output);
     return;

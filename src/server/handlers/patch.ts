@@ -9,6 +9,7 @@ import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest, invalid, invalidObject, unsupportedMediaType } from '../../machinery/status.js';
 import { exceedsDepth, MAX_JSON_DEPTH, objectShapeError } from '../../machinery/object-shape.js';
 import { readBody } from '../http.js';
+import { fieldValidationOf, readFieldsAs } from './field-validation.js';
 import { admitFor, dryRunOf, type ResourceRequest, writeStored } from './resource-request.js';
 
 const JSON_PATCH = 'application/json-patch+json';
@@ -20,6 +21,7 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
   const type = mediaTypeEssence(r.req.headers['content-type'] as string | undefined);
   if (!PATCH_TYPES.includes(type)) throw unsupportedMediaType(PATCH_TYPES);
   const dryRun = dryRunOf(r.query);
+  const fieldValidation = fieldValidationOf(r, 'PatchOptions');
   const raw = (await readBody(r.req)).toString('utf8');
   let patch: unknown;
   try {
@@ -39,6 +41,7 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     // As upstream, a patched object its types cannot hold is 422 Invalid on `patch`.
     const shape = objectShapeError(patched);
     if (shape !== undefined) throw invalidObject(info.kind, info.group, r.name, [invalid('patch', '', shape)]);
+    readFieldsAs(r, patched, fieldValidation, type === MERGE_PATCH ? raw : undefined, raw);
     return patched;
   };
   const { obj } = await r.store.guaranteedUpdate(r.ctx, r.namespace, r.name, transform, { dryRun, subresource: r.subresource, admit: admitFor(r, 'UPDATE') });

@@ -37,24 +37,31 @@ export interface ResourceRequest {
   shuttingDown: Promise<void>;
 }
 
+/** A decoded request body, and its text when it was JSON (for repeated-key checks). */
+export interface DecodedBody {
+  value: unknown;
+  json?: string;
+}
+
 /** Decodes a request body into a JSON value per its Content-Type (JSON, YAML or protobuf). */
-export async function readObjectBody(r: ResourceRequest): Promise<unknown> {
+export async function readObjectBody(r: ResourceRequest): Promise<DecodedBody> {
   const type = mediaTypeEssence(r.req.headers['content-type'] as string | undefined) || 'application/json';
   const protobufTypes = r.ctx.brand.protobufMediaTypes;
   const accepted = ['application/json', 'application/yaml', ...protobufTypes];
   if (!accepted.includes(type)) throw unsupportedMediaType(accepted);
   const body = await readBody(r.req);
-  if (protobufTypes.includes(type)) return decodeProtobufBody(r, body);
+  if (protobufTypes.includes(type)) return { value: decodeProtobufBody(r, body) };
   const text = body.toString('utf8');
   if (type.endsWith('yaml')) {
     try {
-      return parseYaml(text);
+      // A `!!binary` scalar reads as its bytes in a string, as go-yaml decodes it, not as a Uint8Array.
+      return { value: parseYaml(text, (_key, v) => (v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : v)) };
     } catch (e) {
       throw badRequest(`error converting YAML to JSON: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
   try {
-    return JSON.parse(text);
+    return { value: JSON.parse(text), json: text };
   } catch (e) {
     throw badRequest(`couldn't get version/kind; json parse error: ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -1,0 +1,152 @@
+/**
+ * Reads a decoded JSON object as its type, as upstream's typed decoding does: fields the type
+ * does not have are collected (for fieldValidation) and dropped, explicit nulls are dropped (Go
+ * decodes them to the zero value, which is not written back), and a value of the wrong JSON type
+ * is refused with Go's decoding error. Walks the type's schema; pure apart from pruning obj.
+ */
+import { isPlainObject } from '../machinery/object.js';
+import { refName, type Schema, type SchemaLookup } from '../api/schema/schema.js';
+
+/** A value of the wrong JSON type (Go's UnmarshalTypeError); message as Go words it. */
+export class FieldTypeError extends Error {}
+
+const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
+const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
+
+/** Go's name for a JSON value's kind in an UnmarshalTypeError. */
+function jsonKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return `number ${v}`;
+  return typeof v;
+}
+
+/** Go's type name of a schema (`int32`, `[]v1.Container`, `map[string]string`, `v1.PodSpec`). */
+function goType(s: Schema): string {
+  if (s.$ref !== undefined) {
+    const parts = refName(s.$ref).split('.');
+    return `${parts.at(-2)}.${parts.at(-1)}`;
+  }
+  switch (s.type) {
+    case 'integer':
+      return s.format === 'int32' ? 'int32' : 'int64';
+    case 'number':
+      return 'float64';
+    case 'boolean':
+      return 'bool';
+    case 'array':
+      return `[]${s.items ? goType(s.items) : 'interface {}'}`;
+    case 'object':
+      return s.additionalProperties ? `map[string]${goType(s.additionalProperties)}` : 'map[string]interface {}';
+    default:
+      return s.format === 'byte' ? '[]uint8' : 'string';
+  }
+}
+
+interface Walk {
+  lookup: SchemaLookup;
+  unknown: string[];
+}
+
+function mismatch(v: unknown, struct: string, path: string, s: Schema): never {
+  throw new FieldTypeError(`json: cannot unmarshal ${jsonKind(v)} into Go struct field ${struct}.${path} of type ${goType(s)}`);
+}
+
+/**
+ * Checks v against s and prunes it; returns the value to keep (a Quantity number becomes its
+ * string, as Quantity's decoder accepts both and always writes a string).
+ */
+function walk(w: Walk, v: unknown, s: Schema, struct: string, path: string): unknown {
+  if (s.$ref !== undefined) {
+    const name = refName(s.$ref);
+    const def = w.lookup.definition(name);
+    if (def === undefined) return v;
+    if (name === INT_OR_STRING) {
+      if (typeof v !== 'string' && !(typeof v === 'number' && Number.isInteger(v))) mismatch(v, struct, path, s);
+      return v;
+    }
+    if (name === QUANTITY) {
+      if (typeof v === 'number') return String(v);
+      if (typeof v !== 'string') mismatch(v, struct, path, s);
+      return v;
+    }
+    if (def.properties === undefined) {
+      // Time, FieldsV1, RawExtension, free-form JSON: their own decoders, no fields to check.
+      if (def.type === 'string' && typeof v !== 'string') mismatch(v, struct, path, s);
+      if (def.type === 'object' && !isPlainObject(v)) mismatch(v, struct, path, s);
+      return v;
+    }
+    if (!isPlainObject(v)) mismatch(v, struct, path, s);
+    walkStruct(w, v, def, name.slice(name.lastIndexOf('.') + 1), path);
+    return v;
+  }
+  if (s['x-kubernetes-preserve-unknown-fields']) return v;
+  switch (s.type) {
+    case 'string':
+      if (typeof v !== 'string') mismatch(v, struct, path, s);
+      return v;
+    case 'boolean':
+      if (typeof v !== 'boolean') mismatch(v, struct, path, s);
+      return v;
+    case 'integer':
+      if (typeof v !== 'number' || !Number.isInteger(v)) mismatch(v, struct, path, s);
+      return v;
+    case 'number':
+      if (typeof v !== 'number') mismatch(v, struct, path, s);
+      return v;
+    case 'array': {
+      if (!Array.isArray(v)) mismatch(v, struct, path, s);
+      const items = s.items;
+      if (items) {
+        for (let i = 0; i < v.length; i++) {
+          if (v[i] !== null) v[i] = walk(w, v[i], items, struct, `${path}[${i}]`);
+        }
+      }
+      return v;
+    }
+    case 'object': {
+      if (!isPlainObject(v)) mismatch(v, struct, path, s);
+      const values = s.additionalProperties;
+      if (values) {
+        for (const key of Object.keys(v)) {
+          if (v[key] !== null) v[key] = walk(w, v[key], values, struct, `${path}[${key}]`);
+        }
+      }
+      return v;
+    }
+    default:
+      return v;
+  }
+}
+
+function walkStruct(w: Walk, obj: Record<string, unknown>, def: Schema, struct: string, path: string): void {
+  const props = def.properties ?? {};
+  for (const key of Object.keys(obj)) {
+    const fieldPath = path === '' ? key : `${path}.${key}`;
+    const prop = props[key];
+    if (prop === undefined) {
+      w.unknown.push(fieldPath);
+      delete obj[key];
+      continue;
+    }
+    const v = obj[key];
+    if (v === null) {
+      delete obj[key];
+      continue;
+    }
+    obj[key] = walk(w, v, prop, struct, fieldPath);
+  }
+}
+
+/**
+ * Reads obj (in place) as the named definition: drops unknown fields and nulls, throws
+ * FieldTypeError for a value of the wrong type, and returns the unknown fields' paths
+ * (`spec.containers[0].foo`) in document order. apiVersion and kind are always known.
+ */
+export function readTypedFields(obj: Record<string, unknown>, lookup: SchemaLookup, definitionName: string): string[] {
+  const def = lookup.definition(definitionName);
+  if (def === undefined) return [];
+  const w: Walk = { lookup, unknown: [] };
+  walkStruct(w, obj, def, definitionName.slice(definitionName.lastIndexOf('.') + 1), '');
+  return w.unknown;
+}

@@ -1,0 +1,71 @@
+/**
+ * fieldValidation (Ignore | Warn | Strict, default Warn): what a write does with fields its type
+ * does not have and with keys given twice. Unknown fields are always dropped; Warn answers each
+ * with a `Warning` header, Strict refuses the write (400, upstream's `strict decoding error`).
+ * A value of the wrong JSON type is refused in every mode, as Go's decoder refuses it.
+ */
+import { apiSchemas, upstreamGroup } from '../../api/schema/index.js';
+import { duplicateFields } from '../../codec/duplicate-fields.js';
+import { FieldTypeError, readTypedFields } from '../../codec/typed-fields.js';
+import { badRequest, invalid, invalidObject, notSupported } from '../../machinery/status.js';
+import type { Obj } from '../../machinery/object.js';
+import type { ResourceInfo } from '../../registry/resource-info.js';
+import { addWarning } from '../http.js';
+import type { ResourceRequest } from './resource-request.js';
+
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+const DIRECTIVES: readonly FieldValidation[] = ['Ignore', 'Strict', 'Warn'];
+
+/** The request's directive; an unknown one is 422 on the options kind, as upstream validates options. */
+export function fieldValidationOf(r: ResourceRequest, optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'): FieldValidation {
+  const value = r.query.get('fieldValidation') ?? '';
+  if (value === '') return 'Warn';
+  if (!(DIRECTIVES as readonly string[]).includes(value)) {
+    throw invalidObject(optionsKind, r.ctx.brand.metaGroup, '', [notSupported('fieldValidation', value, ['', ...DIRECTIVES])]);
+  }
+  return value as FieldValidation;
+}
+
+const definitionNames = new WeakMap<ResourceInfo, string | undefined>();
+
+/** The schema definition of a resource's kind (undefined for a type without one). */
+function definitionOf(info: ResourceInfo): string | undefined {
+  if (!definitionNames.has(info)) {
+    const def = info.def;
+    definitionNames.set(info, apiSchemas().nameOfKind(upstreamGroup(def.groupStem, def.branded), def.version, def.kind));
+  }
+  return definitionNames.get(info);
+}
+
+/**
+ * Reads obj as its kind under the directive: prunes unknown fields, then warns or refuses.
+ * `json` is the body's text when it was JSON (its repeated keys count as problems too); `patch`
+ * is the patch's text when obj is a patched object. Throws the Status upstream answers: for a
+ * body 400 naming the kind; for a patched object 422 Invalid on field `patch` (a wrong type names
+ * the object, a strict refusal quotes the patch under an empty kind, as upstream's patcher).
+ */
+export function readFieldsAs(r: ResourceRequest, obj: Obj, mode: FieldValidation, json: string | undefined, patch?: string): void {
+  const info = r.store.info;
+  const name = definitionOf(info);
+  if (name === undefined) return;
+  let unknown: string[];
+  try {
+    unknown = readTypedFields(obj, apiSchemas(), name);
+  } catch (e) {
+    if (!(e instanceof FieldTypeError)) throw e;
+    if (patch !== undefined) throw invalidObject(info.kind, info.group, r.name, [invalid('patch', '', e.message)]);
+    throw badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${e.message}`);
+  }
+  if (mode === 'Ignore') return;
+  const problems = [
+    ...(json === undefined ? [] : duplicateFields(json).map((k) => `duplicate field ${JSON.stringify(k)}`)),
+    ...unknown.map((p) => `unknown field ${JSON.stringify(p)}`),
+  ];
+  if (problems.length === 0) return;
+  if (mode === 'Strict') {
+    const why = `strict decoding error: ${problems.join(', ')}`;
+    if (patch !== undefined) throw invalidObject('', '', '', [invalid('patch', patch, why)]);
+    throw badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${why}`);
+  }
+  for (const p of problems) addWarning(r.res, p);
+}
