@@ -67,7 +67,7 @@ const SCALARS = {
 };
 
 // ---- client-node's models: descriptions and required fields ----
-function unescape(s) {
+function unescapeDoc(s) {
   return s.replace(/\\(.)/g, '$1');
 }
 function parseModel(className) {
@@ -78,9 +78,9 @@ function parseModel(className) {
   const props = {};
   const re = /(?:\/\*\*\n\s*\* ((?:(?!\*\/)[\s\S])*?)\n\s*\*\/\n)?\s*'([^']+)'(\??): /g;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    props[m[2]] = { description: m[1] === undefined ? undefined : unescape(m[1].replace(/\n\s*\* ?/g, '\n')), required: m[3] === '' };
+    props[m[2]] = { description: m[1] === undefined ? undefined : unescapeDoc(m[1].replace(/\n\s*\* ?/g, '\n')), required: m[3] === '' };
   }
-  return { description: classDoc ? unescape(classDoc[1].replace(/\n\* ?/g, '\n')) : undefined, props };
+  return { description: classDoc ? unescapeDoc(classDoc[1].replace(/\n\* ?/g, '\n')) : undefined, props };
 }
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 /** client-node names a model `V1PodSpec`, or `<Group>V1<Kind>` where two groups share a kind name. */
@@ -122,11 +122,11 @@ function refTo(type) {
 
 function fieldSchema(field) {
   field.resolve();
-  const valueOf = (typeName, resolved) => (resolved ? refTo(resolved) : { ...SCALARS[typeName] });
+  const schemaOfValue = (typeName, resolved) => (resolved ? refTo(resolved) : { ...SCALARS[typeName] });
   if (field.map) {
-    return { type: 'object', additionalProperties: valueOf(field.type, field.resolvedType) };
+    return { type: 'object', additionalProperties: schemaOfValue(field.type, field.resolvedType) };
   }
-  const one = valueOf(field.type, field.resolvedType);
+  const one = schemaOfValue(field.type, field.resolvedType);
   if (one.type === undefined && one.$ref === undefined) throw new Error(`${field.fullName}: unknown type ${field.type}`);
   return field.repeated ? { type: 'array', items: one } : one;
 }
@@ -183,7 +183,7 @@ for (const [stem, version, kind, message] of registeredProtobufTypes()) {
   const def = definitions[definitionName(type.fullName)];
   (def['x-kubernetes-group-version-kind'] ??= []).push({ group: upstreamGroup(stem), version, kind });
 }
-for (const extra of ['Status', 'DeleteOptions', 'WatchEvent', 'APIResourceList', 'APIGroupList', 'APIGroup', 'APIVersions']) {
+for (const extra of ['Status', 'DeleteOptions']) {
   const message = `k8s.io.apimachinery.pkg.apis.meta.v1.${extra}`;
   try {
     define(protoRootFor(message).lookupType(message));
