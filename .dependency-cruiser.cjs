@@ -6,15 +6,16 @@ const layers = {
   storage: ['machinery'],
   api: ['machinery'],
   codec: ['machinery', 'api'],
+  printers: ['machinery', 'api'],
   apply: ['machinery', 'api', 'codec'],
   registry: ['machinery', 'api', 'codec', 'apply', 'storage'],
   admission: ['machinery', 'api', 'codec', 'registry'],
   auth: ['machinery', 'pki'],
-  server: ['machinery', 'api', 'codec', 'apply', 'storage', 'registry', 'admission', 'auth', 'pki'],
+  server: ['machinery', 'api', 'codec', 'apply', 'storage', 'registry', 'admission', 'auth', 'pki', 'printers'],
   client: ['machinery', 'codec'],
   controllers: ['machinery', 'codec', 'client'],
   scheduler: ['machinery', 'codec', 'client'],
-  cmd: ['machinery', 'api', 'codec', 'apply', 'storage', 'registry', 'admission', 'auth', 'pki', 'server', 'client', 'controllers', 'scheduler'],
+  cmd: ['machinery', 'api', 'codec', 'apply', 'storage', 'registry', 'admission', 'auth', 'pki', 'printers', 'server', 'client', 'controllers', 'scheduler'],
 };
 
 const forbidden = Object.entries(layers).map(([layer, allowed]) => ({

@@ -1,7 +1,8 @@
 /** Small response helpers shared by every handler: JSON/YAML bodies, Status errors, text. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import type { Encoding } from '../codec/negotiation.js';
+import type { AsTarget, Encoding } from '../codec/negotiation.js';
 import { encodeBody, type EncodedBody } from '../codec/serialize.js';
 import { goQuote } from '../machinery/validation.js';
 import { internalError, requestEntityTooLarge, StatusError, type Status } from '../machinery/status.js';
@@ -18,6 +19,8 @@ export interface Output {
   pretty: boolean;
   /** The protobuf media type to answer with when protobuf is chosen. */
   protobufMediaType: string;
+  /** The meta kind to answer with instead of the object (Table, PartialObjectMetadata...). */
+  as?: AsTarget;
 }
 
 /** Compact JSON for responses that precede negotiation (errors, discovery). */
@@ -53,11 +56,35 @@ export function readBody(req: Request): Promise<Buffer> {
   });
 }
 
+/** Responses at least this large are gzipped for clients that accept it (upstream's APIResponseCompression threshold). */
+export const GZIP_THRESHOLD_BYTES = 128 * 1024;
+
+/** True when the request's Accept-Encoding lists gzip (with a non-zero q). */
+function acceptsGzip(res: Response): boolean {
+  const header = (res as { req?: Request }).req?.headers['accept-encoding'];
+  if (typeof header !== 'string') return false;
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    return coding.trim() === 'gzip' && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p));
+  });
+}
+
+/** Ends a response with a complete body, gzipped when it is large and the client accepts gzip. */
+export function writeBody(res: Response, code: number, contentType: string, bytes: Buffer): void {
+  if (bytes.length >= GZIP_THRESHOLD_BYTES && acceptsGzip(res)) {
+    const zipped = gzipSync(bytes);
+    res.writeHead(code, { 'content-type': contentType, 'content-encoding': 'gzip', vary: 'Accept-Encoding', 'content-length': zipped.length });
+    res.end(zipped);
+    return;
+  }
+  res.writeHead(code, { 'content-type': contentType, 'content-length': bytes.length });
+  res.end(bytes);
+}
+
 /** Writes a value with a status code in the first negotiated encoding that can carry it. */
 export function writeObject(res: Response, code: number, value: unknown, out: Output = JSON_OUTPUT): void {
   const { bytes, contentType } = encodeBody(value, out.encodings, out.pretty, out.protobufMediaType);
-  res.writeHead(code, { 'content-type': contentType, 'content-length': bytes.length });
-  res.end(bytes);
+  writeBody(res, code, contentType, bytes);
 }
 
 /** Writes a Status for any error; unexpected errors become 500 InternalError (never a crash). */

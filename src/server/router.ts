@@ -11,7 +11,7 @@ import { forbiddenMessage } from '../auth/authz/authorizer.js';
 import { authenticateClientCertificate } from '../auth/authn/x509.js';
 import { requestInfo, type RequestInfo } from './request-info.js';
 import { writeError, writeObject, type Output, type Request, type Response } from './http.js';
-import { negotiate } from '../codec/negotiation.js';
+import { type AsKind, negotiate } from '../codec/negotiation.js';
 import { methodNotAllowed, pathNotFound, StatusError, unauthorized } from '../machinery/status.js';
 import { parseAccept, type MediaRange } from '../codec/accept.js';
 import type { ResourceRequest } from './handlers/resource-request.js';
@@ -26,6 +26,8 @@ import { serveHealth, type HealthCheck } from './health.js';
 import type { DiscoveryDocuments } from './discovery.js';
 import type { Verb } from '../api/types.js';
 import type { ReviewDeps } from '../registry/reviews.js';
+import { OpenAPIDocuments } from './openapi/documents.js';
+import { serveOpenAPI } from './openapi/handler.js';
 
 export interface RouterConfig {
   registry: Registry;
@@ -62,10 +64,18 @@ const COLLECTION_VERBS: ReadonlySet<string> = new Set(['list', 'watch', 'create'
 const ACROSS_NAMESPACES_VERBS: ReadonlySet<string> = new Set(['list', 'watch']);
 const OBJECT_VERBS: ReadonlySet<string> = new Set(['get', 'update', 'patch', 'delete']);
 
+/** The meta kinds each read can answer with (upstream's endpoint restrictions for `as=`). */
+const TRANSFORMS: Readonly<Record<string, readonly AsKind[]>> = {
+  get: ['Table', 'PartialObjectMetadata'],
+  list: ['Table', 'PartialObjectMetadataList'],
+  watch: ['Table', 'PartialObjectMetadata'],
+};
+
 /** Builds the request handler. */
 export function createRouter(cfg: RouterConfig): (req: Request, res: Response) => void {
+  const openapi = new OpenAPIDocuments({ registry: cfg.registry, brand: cfg.brand, version: cfg.version.gitVersion ?? '' });
   return (req, res) => {
-    handle(cfg, req, res).catch((err) => writeError(res, err, errorOutput(req, cfg.brand)));
+    handle(cfg, openapi, req, res).catch((err) => writeError(res, err, errorOutput(req, cfg.brand)));
   };
 }
 
@@ -79,7 +89,7 @@ function errorOutput(req: Request, brand: Brand): Output | undefined {
   }
 }
 
-async function handle(cfg: RouterConfig, req: Request, res: Response): Promise<void> {
+async function handle(cfg: RouterConfig, openapi: OpenAPIDocuments, req: Request, res: Response): Promise<void> {
   const rawUrl = req.url ?? '/';
   const q = rawUrl.indexOf('?');
   const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
@@ -113,10 +123,17 @@ async function handle(cfg: RouterConfig, req: Request, res: Response): Promise<v
     );
   }
   if (info.isResourceRequest) return handleResource(cfg, req, res, info, query, user);
-  return handleNonResource(cfg, req, res, path, query);
+  return handleNonResource(cfg, openapi, req, res, path, query);
 }
 
-async function handleNonResource(cfg: RouterConfig, req: Request, res: Response, path: string, query: URLSearchParams): Promise<void> {
+async function handleNonResource(
+  cfg: RouterConfig,
+  openapi: OpenAPIDocuments,
+  req: Request,
+  res: Response,
+  path: string,
+  query: URLSearchParams,
+): Promise<void> {
   const segments = path.split('/').filter((s) => s !== '');
   const first = segments[0] ?? '';
   if (first === 'healthz' || first === 'livez' || first === 'readyz') {
@@ -128,6 +145,7 @@ async function handleNonResource(cfg: RouterConfig, req: Request, res: Response,
   const ranges = parseAccept(req.headers.accept as string | undefined);
   const pretty = query.get('pretty') === 'true';
   if (path === '/version' || path === '/version/') return writeObject(res, 200, cfg.version, { encodings: ['json'], pretty, protobufMediaType: '' });
+  if (first === 'openapi') return serveOpenAPI(openapi, req, res, path, query);
   const d = cfg.discovery;
   if ((path === '/api' || path === '/apis') && segments.length === 1) {
     const aggregated = aggregatedDiscoveryVersion(ranges, cfg.brand);
@@ -191,7 +209,7 @@ async function handleResource(
   const handler = HANDLERS[info.verb];
   if (!handler) throw methodNotAllowed();
   const pretty = query.get('pretty') === 'true';
-  const { encodings, protobufMediaType } = negotiate(parseAccept(req.headers.accept as string | undefined), cfg.brand);
+  const { encodings, protobufMediaType, as } = negotiate(parseAccept(req.headers.accept as string | undefined), cfg.brand, TRANSFORMS[info.verb] ?? []);
   await handler({
     req,
     res,
@@ -205,7 +223,7 @@ async function handleResource(
     namespace: def.namespaced ? info.namespace : '',
     name: info.name,
     subresource: sub,
-    output: { encodings, pretty, protobufMediaType },
+    output: { encodings, pretty, protobufMediaType, as },
     shuttingDown: cfg.shuttingDown,
   });
 }

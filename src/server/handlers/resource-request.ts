@@ -8,7 +8,7 @@ import type { RequestContext, AdmitFn, ListOptions } from '../../registry/contex
 import type { Registry } from '../../registry/registry.js';
 import type { RequestInfo } from '../request-info.js';
 import type { Output, Request, Response } from '../http.js';
-import { readBody, writeObject } from '../http.js';
+import { readBody, writeBody, writeObject } from '../http.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
 import { badRequest, unsupportedMediaType } from '../../machinery/status.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
@@ -166,6 +166,5 @@ export function writeStored(r: ResourceRequest, code: number, obj: Obj, dryRun: 
     writeObject(r.res, code, obj, r.output);
     return;
   }
-  r.res.writeHead(code, { 'content-type': 'application/json', 'content-length': bytes.length });
-  r.res.end(bytes);
+  writeBody(r.res, code, 'application/json', bytes);
 }

@@ -9,7 +9,9 @@ import { notAcceptable } from '../../machinery/status.js';
 import { planWatch } from '../../registry/read-options.js';
 import { selectionFor } from '../../registry/selection.js';
 import { startWatch } from '../../registry/watch.js';
+import type { Obj } from '../../machinery/object.js';
 import { intParam, listOptionsOf, type ResourceRequest } from './resource-request.js';
+import { transformObject } from './transform.js';
 
 /** Bytes a watcher may have waiting for its socket before it is closed. */
 export const WATCH_BUFFER_BYTES = 1024 * 1024;
@@ -60,8 +62,21 @@ export async function handleWatch(r: ResourceRequest): Promise<void> {
     open = false;
     finish();
   };
-  const unsubscribe = start.subscribe((line) => {
+  // A watch for Tables or metadata rewrites each event (the shared encoded line cannot serve it).
+  const as = r.output.as;
+  let headersSent = false;
+  const transform = (line: Buffer): Buffer => {
+    if (as === undefined) return line;
+    const event = JSON.parse(line.toString('utf8')) as { type: string; object: Obj };
+    if (event.type === 'BOOKMARK' || event.type === 'ERROR') return line;
+    const object = transformObject(r, as, event.object, headersSent);
+    headersSent = true;
+    return Buffer.from(`${JSON.stringify({ type: event.type, object })}\n`);
+  };
+  const unsubscribe = start.subscribe((encoded) => {
     if (!open) return false;
+    // Lines held during catch-up are transformed when written, so the first written carries the headers.
+    const line = catchingUp ? encoded : transform(encoded);
     if (catchingUp) {
       pending.push(line);
       pendingBytes += line.length;
@@ -96,10 +111,11 @@ export async function handleWatch(r: ResourceRequest): Promise<void> {
     // The initial state respects the client's pace; live lines wait in `pending` meanwhile.
     for (const entry of start.initial) {
       if (!open) break;
-      if (!res.write(Buffer.concat([ADDED_HEAD, entry.json, LINE_TAIL]))) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), done]);
+      if (!res.write(transform(Buffer.concat([ADDED_HEAD, entry.json, LINE_TAIL]))))
+        await Promise.race([new Promise((resolve) => res.once('drain', resolve)), done]);
     }
     if (open && plan.initialEventsEndBookmark) res.write(bookmark(start.revision, true));
-    for (const line of pending) if (open) res.write(line);
+    for (const line of pending) if (open) res.write(transform(line));
     pending.length = 0;
     catchingUp = false;
   }

@@ -1,0 +1,122 @@
+/** Printers of the apps group, keyed by kind. */
+import type { Obj } from '../machinery/object.js';
+import { AGE_COLUMN, NAME_COLUMN, column, containerColumns, wide } from './columns.js';
+import { APPS_V1, CORE_V1, EXTENSIONS_V1BETA1 } from './descriptions.js';
+import { at, int, list, str } from './fields.js';
+import { ageOf, containerCells, formatLabelSelector, formatLabelsAt, labelSelectorString, nameOf } from './format.js';
+import type { TablePrinter } from './types.js';
+
+const replicaSetPrinter: TablePrinter = {
+  columns: [
+    NAME_COLUMN,
+    column('Desired', 'integer', EXTENSIONS_V1BETA1['ReplicaSetSpec.replicas']),
+    column('Current', 'integer', EXTENSIONS_V1BETA1['ReplicaSetStatus.replicas']),
+    column('Ready', 'integer', EXTENSIONS_V1BETA1['ReplicaSetStatus.readyReplicas']),
+    AGE_COLUMN,
+    ...containerColumns(1),
+    wide('Selector', 'string', EXTENSIONS_V1BETA1['ReplicaSetSpec.selector']),
+  ],
+  rows: (obj, now) => [
+    [
+      nameOf(obj),
+      int(obj, 'spec.replicas'),
+      int(obj, 'status.replicas'),
+      int(obj, 'status.readyReplicas'),
+      ageOf(obj, now),
+      ...containerCells(obj, 'spec.template'),
+      formatLabelSelector(at(obj, 'spec.selector')),
+    ],
+  ],
+};
+
+const daemonSetPrinter: TablePrinter = {
+  columns: [
+    NAME_COLUMN,
+    column('Desired', 'integer', EXTENSIONS_V1BETA1['DaemonSetStatus.desiredNumberScheduled']),
+    column('Current', 'integer', EXTENSIONS_V1BETA1['DaemonSetStatus.currentNumberScheduled']),
+    column('Ready', 'integer', EXTENSIONS_V1BETA1['DaemonSetStatus.numberReady']),
+    column('Up-to-date', 'integer', EXTENSIONS_V1BETA1['DaemonSetStatus.updatedNumberScheduled']),
+    column('Available', 'integer', EXTENSIONS_V1BETA1['DaemonSetStatus.numberAvailable']),
+    column('Node Selector', 'string', CORE_V1['PodSpec.nodeSelector']),
+    AGE_COLUMN,
+    ...containerColumns(1),
+    wide('Selector', 'string', EXTENSIONS_V1BETA1['DaemonSetSpec.selector']),
+  ],
+  rows: (obj, now) => [
+    [
+      nameOf(obj),
+      int(obj, 'status.desiredNumberScheduled'),
+      int(obj, 'status.currentNumberScheduled'),
+      int(obj, 'status.numberReady'),
+      int(obj, 'status.updatedNumberScheduled'),
+      int(obj, 'status.numberAvailable'),
+      formatLabelsAt(obj, 'spec.template.spec.nodeSelector'),
+      ageOf(obj, now),
+      ...containerCells(obj, 'spec.template'),
+      formatLabelSelector(at(obj, 'spec.selector')),
+    ],
+  ],
+};
+
+const deploymentPrinter: TablePrinter = {
+  columns: [
+    NAME_COLUMN,
+    column('Ready', 'string', 'Number of the pod with ready state'),
+    column('Up-to-date', 'string', EXTENSIONS_V1BETA1['DeploymentStatus.updatedReplicas']),
+    column('Available', 'string', EXTENSIONS_V1BETA1['DeploymentStatus.availableReplicas']),
+    AGE_COLUMN,
+    ...containerColumns(1),
+    wide('Selector', 'string', EXTENSIONS_V1BETA1['DeploymentSpec.selector']),
+  ],
+  rows: (obj, now) => [
+    [
+      nameOf(obj),
+      `${int(obj, 'status.readyReplicas')}/${int(obj, 'spec.replicas')}`,
+      int(obj, 'status.updatedReplicas'),
+      int(obj, 'status.availableReplicas'),
+      ageOf(obj, now),
+      ...containerCells(obj, 'spec.template'),
+      // Unlike the other workloads, a deployment prints its selector's text as is ("" when empty).
+      labelSelectorString(at(obj, 'spec.selector')) ?? '<invalid>',
+    ],
+  ],
+};
+
+const statefulSetPrinter: TablePrinter = {
+  columns: [NAME_COLUMN, column('Ready', 'string', 'Number of the pod with ready state'), AGE_COLUMN, ...containerColumns(1)],
+  rows: (obj, now) => [
+    [nameOf(obj), `${int(obj, 'status.readyReplicas')}/${int(obj, 'spec.replicas')}`, ageOf(obj, now), ...containerCells(obj, 'spec.template')],
+  ],
+};
+
+/** formatResourceName of the controller owner: "kind.group/name" lower-cased, "<none>" without one. */
+function controllerName(obj: Obj): string {
+  const ref = list(obj, 'metadata.ownerReferences').find((r) => at(r, 'controller') === true);
+  if (ref === undefined) return '<none>';
+  const apiVersion = str(ref, 'apiVersion');
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  const kind = str(ref, 'kind');
+  if (kind === '' && group === '') return str(ref, 'name');
+  return `${(group === '' ? kind : `${kind}.${group}`).toLowerCase()}/${str(ref, 'name')}`;
+}
+
+const controllerRevisionPrinter: TablePrinter = {
+  columns: [
+    NAME_COLUMN,
+    column('Controller', 'string', 'Controller of the object'),
+    column('Revision', 'string', APPS_V1['ControllerRevision.revision']),
+    AGE_COLUMN,
+  ],
+  rows: (obj, now) => [[nameOf(obj), controllerName(obj), int(obj, 'revision'), ageOf(obj, now)]],
+};
+
+/** The apps group's printers by kind. */
+export function appsPrinters(): Record<string, TablePrinter> {
+  return {
+    ReplicaSet: replicaSetPrinter,
+    DaemonSet: daemonSetPrinter,
+    Deployment: deploymentPrinter,
+    StatefulSet: statefulSetPrinter,
+    ControllerRevision: controllerRevisionPrinter,
+  };
+}

@@ -1,0 +1,76 @@
+/** Printers of the batch group, keyed by kind. */
+import type { Obj } from '../machinery/object.js';
+import { AGE_COLUMN, NAME_COLUMN, column, containerColumns, wide } from './columns.js';
+import { BATCH_V1, BATCH_V1BETA1 } from './descriptions.js';
+import { humanDuration, timestampMillis, translateTimestampSince } from './duration.js';
+import { at, has, int, list, optBool, optInt, str } from './fields.js';
+import { ageOf, boolPtrText, containerCells, formatLabelSelector, nameOf } from './format.js';
+import type { TablePrinter } from './types.js';
+
+/** "succeeded/completions"; without completions "succeeded/1", or "succeeded/1 of parallelism". */
+function completions(job: Obj): string {
+  const succeeded = int(job, 'status.succeeded');
+  const wanted = optInt(job, 'spec.completions');
+  if (wanted !== undefined) return `${succeeded}/${wanted}`;
+  const parallelism = optInt(job, 'spec.parallelism') ?? 0;
+  return parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
+}
+
+/** How long the job ran: until completion, or until now while it runs; "" before it starts. */
+function jobDuration(job: Obj, now: Date): string {
+  const start = timestampMillis(at(job, 'status.startTime'));
+  if (start === undefined) return '';
+  const completion = timestampMillis(at(job, 'status.completionTime'));
+  return humanDuration((completion ?? now.getTime()) - start);
+}
+
+const jobPrinter: TablePrinter = {
+  columns: [
+    NAME_COLUMN,
+    column('Completions', 'string', BATCH_V1['JobStatus.succeeded']),
+    column('Duration', 'string', 'Time required to complete the job.'),
+    AGE_COLUMN,
+    ...containerColumns(1),
+    wide('Selector', 'string', BATCH_V1['JobSpec.selector']),
+  ],
+  rows: (job, now) => [
+    [
+      nameOf(job),
+      completions(job),
+      jobDuration(job, now),
+      ageOf(job, now),
+      ...containerCells(job, 'spec.template'),
+      formatLabelSelector(at(job, 'spec.selector')),
+    ],
+  ],
+};
+
+const cronJobPrinter: TablePrinter = {
+  columns: [
+    NAME_COLUMN,
+    column('Schedule', 'string', BATCH_V1BETA1['CronJobSpec.schedule']),
+    column('Suspend', 'boolean', BATCH_V1BETA1['CronJobSpec.suspend']),
+    column('Active', 'integer', BATCH_V1BETA1['CronJobStatus.active']),
+    column('Last Schedule', 'string', BATCH_V1BETA1['CronJobStatus.lastScheduleTime']),
+    AGE_COLUMN,
+    ...containerColumns(1),
+    wide('Selector', 'string', BATCH_V1['JobSpec.selector']),
+  ],
+  rows: (cj, now) => [
+    [
+      nameOf(cj),
+      str(cj, 'spec.schedule'),
+      boolPtrText(optBool(cj, 'spec.suspend')),
+      list(cj, 'status.active').length,
+      has(cj, 'status.lastScheduleTime') ? translateTimestampSince(at(cj, 'status.lastScheduleTime'), now) : '<none>',
+      ageOf(cj, now),
+      ...containerCells(cj, 'spec.jobTemplate.spec.template'),
+      formatLabelSelector(at(cj, 'spec.jobTemplate.spec.selector')),
+    ],
+  ],
+};
+
+/** The batch group's printers by kind. */
+export function batchPrinters(): Record<string, TablePrinter> {
+  return { Job: jobPrinter, CronJob: cronJobPrinter };
+}

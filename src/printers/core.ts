@@ -1,0 +1,127 @@
+/** Printers of the core group, keyed by kind (kinds without one use the default table). */
+import type { Brand } from '../machinery/brand.js';
+import type { Obj } from '../machinery/object.js';
+import { compareGoStrings } from '../machinery/validation.js';
+import { AGE_COLUMN, NAME_COLUMN, column, containerColumns, wide } from './columns.js';
+import { eventPrinter } from './core-event.js';
+import { nodePrinter } from './core-node.js';
+import { podPrinter } from './core-pod.js';
+import { endpointsPrinter, servicePrinter } from './core-service.js';
+import { persistentVolumeClaimPrinter, persistentVolumePrinter } from './core-volume.js';
+import { CORE_V1 } from './descriptions.js';
+import { int, list, map, str } from './fields.js';
+import { ageOf, containerCells, formatLabelsAt, nameOf, quantityText } from './format.js';
+import type { TablePrinter } from './types.js';
+
+const podTemplatePrinter: TablePrinter = {
+  columns: [
+    NAME_COLUMN,
+    column('Containers', 'string', 'Names of each container in the template.'),
+    column('Images', 'string', 'Images referenced by each container in the template.'),
+    column('Pod Labels', 'string', 'The labels for the pod template.'),
+  ],
+  rows: (obj) => [[nameOf(obj), ...containerCells(obj, 'template'), formatLabelsAt(obj, 'template.metadata.labels')]],
+};
+
+const replicationControllerPrinter: TablePrinter = {
+  columns: [
+    NAME_COLUMN,
+    column('Desired', 'integer', CORE_V1['ReplicationControllerSpec.replicas']),
+    column('Current', 'integer', CORE_V1['ReplicationControllerStatus.replicas']),
+    column('Ready', 'integer', CORE_V1['ReplicationControllerStatus.readyReplicas']),
+    AGE_COLUMN,
+    ...containerColumns(1),
+    wide('Selector', 'string', CORE_V1['ReplicationControllerSpec.selector']),
+  ],
+  rows: (obj, now) => [
+    [
+      nameOf(obj),
+      int(obj, 'spec.replicas'),
+      int(obj, 'status.replicas'),
+      int(obj, 'status.readyReplicas'),
+      ageOf(obj, now),
+      ...containerCells(obj, 'spec.template'),
+      formatLabelsAt(obj, 'spec.selector'),
+    ],
+  ],
+};
+
+const namespacePrinter: TablePrinter = {
+  columns: [NAME_COLUMN, column('Status', 'string', 'The status of the namespace'), AGE_COLUMN],
+  rows: (obj, now) => [[nameOf(obj), str(obj, 'status.phase'), ageOf(obj, now)]],
+};
+
+const secretPrinter: TablePrinter = {
+  columns: [NAME_COLUMN, column('Type', 'string', CORE_V1['Secret.type']), column('Data', 'string', CORE_V1['Secret.data']), AGE_COLUMN],
+  rows: (obj, now) => [[nameOf(obj), str(obj, 'type'), Object.keys(map(obj, 'data')).length, ageOf(obj, now)]],
+};
+
+const serviceAccountPrinter: TablePrinter = {
+  columns: [NAME_COLUMN, column('Secrets', 'string', CORE_V1['ServiceAccount.secrets']), AGE_COLUMN],
+  rows: (obj, now) => [[nameOf(obj), list(obj, 'secrets').length, ageOf(obj, now)]],
+};
+
+const configMapPrinter: TablePrinter = {
+  columns: [NAME_COLUMN, column('Data', 'string', CORE_V1['ConfigMap.data']), AGE_COLUMN],
+  rows: (obj, now) => [[nameOf(obj), Object.keys(map(obj, 'data')).length + Object.keys(map(obj, 'binaryData')).length, ageOf(obj, now)]],
+};
+
+/** Status, message and error of the Healthy condition; "Unknown" without one. */
+const componentStatusPrinter: TablePrinter = {
+  columns: [
+    NAME_COLUMN,
+    column('Status', 'string', 'Status of the component conditions'),
+    column('Message', 'string', 'Message of the component conditions'),
+    column('Error', 'string', 'Error of the component conditions'),
+  ],
+  rows(obj) {
+    const healthy = list(obj, 'conditions').find((c) => str(c, 'type') === 'Healthy');
+    if (healthy === undefined) return [[nameOf(obj), 'Unknown', '', '']];
+    return [[nameOf(obj), str(healthy, 'status') === 'True' ? 'Healthy' : 'Unhealthy', str(healthy, 'message'), str(healthy, 'error')]];
+  },
+};
+
+/** "resource: used/hard" of every hard limit, `limits.*` in the Limit column, the rest in Request. */
+function quotaCells(obj: Obj): [string, string] {
+  const hard = map(obj, 'status.hard');
+  const used = map(obj, 'status.used');
+  const request: string[] = [];
+  const limit: string[] = [];
+  for (const resource of Object.keys(hard).sort(compareGoStrings)) {
+    const pieces = resource.split('.');
+    const target = pieces.length > 1 && pieces[0] === 'limits' ? limit : request;
+    target.push(`${resource}: ${quantityText(used[resource])}/${quantityText(hard[resource])}`);
+  }
+  return [request.join(', '), limit.join(', ')];
+}
+
+const resourceQuotaPrinter: TablePrinter = {
+  columns: [
+    NAME_COLUMN,
+    AGE_COLUMN,
+    column('Request', 'string', 'Request represents a minimum amount of cpu/memory that a container may consume.'),
+    column('Limit', 'string', 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.'),
+  ],
+  rows: (obj, now) => [[nameOf(obj), ageOf(obj, now), ...quotaCells(obj)]],
+};
+
+/** The core group's printers by kind. */
+export function corePrinters(brand: Brand): Record<string, TablePrinter> {
+  return {
+    Pod: podPrinter,
+    PodTemplate: podTemplatePrinter,
+    ReplicationController: replicationControllerPrinter,
+    Service: servicePrinter,
+    Endpoints: endpointsPrinter,
+    Node: nodePrinter(brand),
+    Event: eventPrinter(),
+    Namespace: namespacePrinter,
+    Secret: secretPrinter,
+    ServiceAccount: serviceAccountPrinter,
+    PersistentVolume: persistentVolumePrinter(brand),
+    PersistentVolumeClaim: persistentVolumeClaimPrinter(brand),
+    ComponentStatus: componentStatusPrinter,
+    ConfigMap: configMapPrinter,
+    ResourceQuota: resourceQuotaPrinter,
+  };
+}

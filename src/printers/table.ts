@@ -1,0 +1,68 @@
+/**
+ * A meta/v1 Table as upstream's API server returns it: the printer's columns (all of them; the
+ * server prints wide), one row per object with the object itself, its metadata only
+ * (PartialObjectMetadata, the default) or nothing, as `includeObject` asks.
+ */
+import type { ListMeta, Obj, ObjectMeta } from '../machinery/object.js';
+import type { TablePrinter } from './types.js';
+
+/** metav1.IncludeObjectPolicy. */
+export type IncludeObject = 'None' | 'Metadata' | 'Object';
+
+export interface TableOptions {
+  includeObject: IncludeObject;
+  /** Of the Table and the PartialObjectMetadata rows, e.g. `meta.orch.io/v1`. */
+  apiVersion: string;
+  listMeta?: ListMeta;
+  /** metav1.TableOptions.NoHeaders (watch events after the first): no column definitions. */
+  noHeaders?: boolean;
+  /** The time ages are measured to. */
+  now: Date;
+}
+
+/** An object's metadata as a PartialObjectMetadata of the meta group version. */
+export function toPartialObjectMetadata(obj: Obj, metaApiVersion: string): Obj {
+  return { kind: 'PartialObjectMetadata', apiVersion: metaApiVersion, metadata: obj.metadata ?? {} };
+}
+
+/** The row's `object`: upstream's RawExtension serializes a nil object as null. */
+function rowObject(obj: Obj, opts: TableOptions): Obj | null {
+  switch (opts.includeObject) {
+    case 'Object':
+      return obj;
+    case 'Metadata':
+      return toPartialObjectMetadata(obj, opts.apiVersion);
+    case 'None':
+      return null;
+  }
+}
+
+/** The Table's ListMeta: only the fields that are set (all are omitempty upstream). */
+function tableMetadata(listMeta: ListMeta | undefined): ObjectMeta {
+  const out: Record<string, unknown> = {};
+  if (listMeta?.resourceVersion) out.resourceVersion = listMeta.resourceVersion;
+  if (listMeta?.continue) out.continue = listMeta.continue;
+  if (listMeta?.remainingItemCount !== undefined) out.remainingItemCount = listMeta.remainingItemCount;
+  return out;
+}
+
+/** The Table of objects (one object for a get or watch event, the items of a list). */
+export function buildTable(printer: TablePrinter, objects: readonly Obj[], opts: TableOptions): Obj {
+  const ordered = printer.sortList === undefined ? objects : printer.sortList(objects);
+  const rows: Obj[] = [];
+  for (const obj of ordered) {
+    const conditions = printer.conditions?.(obj);
+    const object = rowObject(obj, opts);
+    for (const cells of printer.rows(obj, opts.now)) {
+      rows.push(conditions === undefined || conditions.length === 0 ? { cells, object } : { cells, conditions, object });
+    }
+  }
+  return {
+    kind: 'Table',
+    apiVersion: opts.apiVersion,
+    metadata: tableMetadata(opts.listMeta),
+    // Both are serialized without omitempty upstream: absent headers and rows are null.
+    columnDefinitions: opts.noHeaders ? null : printer.columns,
+    rows: rows.length === 0 && printer.nullRowsWhenEmpty ? null : rows,
+  };
+}
