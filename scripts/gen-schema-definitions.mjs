@@ -152,7 +152,9 @@ function define(type) {
   if (name in SPECIAL) {
     definitions[name] = { ...SPECIAL[name] };
   } else {
-    definitions[name] = { type: 'object', properties: properties(type) };
+    // An empty struct is a bare object, as upstream's OpenAPI writes it.
+    const props = properties(type);
+    definitions[name] = Object.keys(props).length > 0 ? { type: 'object', properties: props } : { type: 'object' };
   }
   const def = definitions[name];
   const fieldNames = Object.keys(def.properties ?? {});
