@@ -1,7 +1,11 @@
 /**
  * Field documentation that upstream's printers use as column descriptions (its
- * `<Type>{}.SwaggerDoc()[field]`), from the API version each upstream column names. Generated
- * from k8s.io/api's documentation of the 1.25 era; edit by hand only to track upstream.
+ * `<Type>{}.SwaggerDoc()[field]`), from the API version each upstream column names. The text
+ * is k8s.io/api's field documentation as of Kubernetes 1.25 (its OpenAPI descriptions, which
+ * the swagger docs equal, without the appended enum lists); beta versions that 1.25 no longer
+ * publishes (extensions, batch/v1beta1, autoscaling/v2beta1, rbac, certificates and discovery
+ * v1beta1, policy/v1beta1) carry their last published text. Data, not logic: change it only to
+ * track upstream's wording.
  */
 
 /** metav1 */

@@ -64,6 +64,12 @@ describe('buildTable', () => {
     assert.equal((table.rows as unknown[]).length, 1);
   });
 
+  it("carries a single object's resourceVersion when no list metadata is given", () => {
+    const table = buildTable(printer, [ns('default', '7')], { includeObject: 'None', apiVersion: API_VERSION, now: NOW });
+    assert.deepEqual(table.metadata, { resourceVersion: '7' });
+    assert.deepEqual(buildTable(printer, [{ metadata: { name: 'x' } }], { includeObject: 'None', apiVersion: API_VERSION, now: NOW }).metadata, {});
+  });
+
   it('keeps continue and remainingItemCount of a paged list', () => {
     const table = buildTable(printer, [], {
       includeObject: 'Metadata',

@@ -13,6 +13,7 @@ export interface TableOptions {
   includeObject: IncludeObject;
   /** Of the Table and the PartialObjectMetadata rows, e.g. `meta.orch.io/v1`. */
   apiVersion: string;
+  /** A list's metadata; omitted for one object, whose resourceVersion the Table then carries. */
   listMeta?: ListMeta;
   /** metav1.TableOptions.NoHeaders (watch events after the first): no column definitions. */
   noHeaders?: boolean;
@@ -37,8 +38,12 @@ function rowObject(obj: Obj, opts: TableOptions): Obj | null {
   }
 }
 
-/** The Table's ListMeta: only the fields that are set (all are omitempty upstream). */
-function tableMetadata(listMeta: ListMeta | undefined): ObjectMeta {
+/**
+ * The Table's ListMeta: a list's, or for one object its resourceVersion (upstream's table
+ * generator reads a non-list with meta.CommonAccessor). Unset fields are left out (omitempty).
+ */
+function tableMetadata(listMeta: ListMeta | undefined, objects: readonly Obj[]): ObjectMeta {
+  if (listMeta === undefined) listMeta = { resourceVersion: objects.length === 1 ? objects[0].metadata?.resourceVersion : undefined };
   const out: Record<string, unknown> = {};
   if (listMeta?.resourceVersion) out.resourceVersion = listMeta.resourceVersion;
   if (listMeta?.continue) out.continue = listMeta.continue;
@@ -60,7 +65,7 @@ export function buildTable(printer: TablePrinter, objects: readonly Obj[], opts:
   return {
     kind: 'Table',
     apiVersion: opts.apiVersion,
-    metadata: tableMetadata(opts.listMeta),
+    metadata: tableMetadata(opts.listMeta, objects),
     // Both are serialized without omitempty upstream: absent headers and rows are null.
     columnDefinitions: opts.noHeaders ? null : printer.columns,
     rows: rows.length === 0 && printer.nullRowsWhenEmpty ? null : rows,
