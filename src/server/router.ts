@@ -40,6 +40,8 @@ export interface RouterConfig {
   health: { livez: HealthCheck[]; readyz: HealthCheck[]; healthz: HealthCheck[] };
   /** Resolves when the server begins shutting down (long requests end then). */
   shuttingDown: Promise<void>;
+  /** The ServerSideApply feature gate (default on). */
+  serverSideApply?: boolean;
 }
 
 const HANDLERS: Record<string, (r: ResourceRequest) => Promise<void>> = {
@@ -57,6 +59,7 @@ const HANDLERS: Record<string, (r: ResourceRequest) => Promise<void>> = {
 const SUBRESOURCE_VERBS: Record<string, ReadonlySet<string>> = {
   status: new Set(['get', 'update', 'patch']),
   finalize: new Set(['update']),
+  binding: new Set(['create']),
 };
 
 /** The verbs each shape of path serves (upstream's installer registers exactly these routes). */
@@ -187,15 +190,17 @@ async function handleResource(
   query: URLSearchParams,
   user: ResourceRequest['ctx']['user'],
 ): Promise<void> {
-  const store = cfg.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
+  let store = cfg.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
   if (!store || info.parts.length > 3) throw pathNotFound();
   const def = store.info;
   const sub = info.subresource;
   if (sub !== '') {
     const allowed = SUBRESOURCE_VERBS[sub];
-    const declared = (sub === 'status' || sub === 'finalize') && def.def.subresources?.[sub] === true;
+    const declared = (sub === 'status' || sub === 'finalize' || sub === 'binding') && def.def.subresources?.[sub] === true;
     if (!allowed || !declared) throw pathNotFound();
     if (!allowed.has(info.verb)) throw methodNotAllowed();
+    // pods/<name>/binding takes a Binding: the bindings resource decodes and serves it.
+    if (sub === 'binding') store = cfg.registry.byResource('', 'bindings') ?? store;
   } else {
     // As upstream's routes: a collection serves list/watch, create and deletecollection (only
     // list/watch across namespaces); an object serves get, update, patch and delete. Another
@@ -225,5 +230,6 @@ async function handleResource(
     subresource: sub,
     output: { encodings, pretty, protobufMediaType, as },
     shuttingDown: cfg.shuttingDown,
+    serverSideApply: cfg.serverSideApply !== false,
   });
 }
