@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import https from 'node:https';
 import { gunzipSync } from 'node:zlib';
 import { request, startTestCluster, type TestCluster } from './helpers/cluster.js';
+import { openWatch } from './helpers/watch-client.js';
 
 let cluster: TestCluster;
 const CM = '/api/v1/namespaces/default/configmaps';
@@ -73,7 +74,10 @@ describe('Table', () => {
   });
 
   it('a watch streams Table events; only the first carries column definitions', async () => {
-    const lines = await watchLines(`${CM}?watch=1&timeoutSeconds=1`, TABLE_V1, 2);
+    const watch = await openWatch(cluster, `${CM}?watch=1&timeoutSeconds=1`, { accept: TABLE_V1 });
+    await watch.waitUntil(() => watch.events.length >= 2, 5000, 'two events');
+    watch.close();
+    const lines = watch.events;
     assert.equal(lines[0].object.kind, 'Table');
     assert.ok(lines[0].object.columnDefinitions.length > 0);
     assert.equal(lines[1].object.kind, 'Table');
@@ -142,30 +146,6 @@ function rawGet(path: string, headers: Record<string, string>): Promise<{ header
         const chunks: Buffer[] = [];
         res.on('data', (c) => chunks.push(c));
         res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** Reads the first `count` events of a watch. */
-function watchLines(path: string, accept: string, count: number): Promise<any[]> {
-  const url = new URL(cluster.url);
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      { host: url.hostname, port: url.port, path, headers: { accept }, agent: false, ca: cluster.caPem, cert: cluster.adminCertPem, key: cluster.adminKeyPem },
-      (res) => {
-        let text = '';
-        res.on('data', (c) => {
-          text += c;
-          const lines = text.split('\n').filter((l) => l !== '');
-          if (lines.length >= count) {
-            req.destroy();
-            resolve(lines.slice(0, count).map((l) => JSON.parse(l)));
-          }
-        });
-        res.on('end', () => reject(new Error(`watch ended after ${text}`)));
       },
     );
     req.on('error', reject);

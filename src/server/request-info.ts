@@ -87,6 +87,12 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
       info.verb = '';
   }
 
+  // The deprecated `/watch/` prefix (upstream still serves it): a GET under it is a watch.
+  const watchPrefix = parts[0] === 'watch';
+  if (watchPrefix) {
+    parts = parts.slice(1);
+    if (info.verb === 'get') info.verb = 'watch';
+  }
   if (parts[0] === 'namespaces') {
     if (parts.length > 1) {
       info.namespace = decodeSegment(parts[1]);

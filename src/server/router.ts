@@ -65,7 +65,8 @@ const SUBRESOURCE_VERBS: Record<string, ReadonlySet<string>> = {
 /** The verbs each shape of path serves (upstream's installer registers exactly these routes). */
 const COLLECTION_VERBS: ReadonlySet<string> = new Set(['list', 'watch', 'create', 'deletecollection']);
 const ACROSS_NAMESPACES_VERBS: ReadonlySet<string> = new Set(['list', 'watch']);
-const OBJECT_VERBS: ReadonlySet<string> = new Set(['get', 'update', 'patch', 'delete']);
+// watch: an object under the deprecated /watch/ prefix (a watch of that one object).
+const OBJECT_VERBS: ReadonlySet<string> = new Set(['get', 'update', 'patch', 'delete', 'watch']);
 
 /** The meta kinds each read can answer with (upstream's endpoint restrictions for `as=`). */
 const TRANSFORMS: Readonly<Record<string, readonly AsKind[]>> = {

@@ -31,6 +31,8 @@ function boolParam(query: URLSearchParams, name: string): boolean {
 /** Streams watch events until timeout, client close, buffer overflow or shutdown. */
 export async function handleWatch(r: ResourceRequest): Promise<void> {
   const opts = listOptionsOf(r.query);
+  // /watch/.../<name> watches one object, as upstream adds a metadata.name field selector.
+  if (r.name !== '') opts.fieldSelector = [opts.fieldSelector, `metadata.name=${r.name}`].filter((s) => s !== undefined && s !== '').join(',');
   const allowBookmarks = boolParam(r.query, 'allowWatchBookmarks');
   const plan = planWatch({ ...opts, sendInitialEvents: r.query.get('sendInitialEvents') ?? undefined, allowWatchBookmarks: allowBookmarks }, r.ctx.brand);
   // Watch events are streamed as JSON; protobuf watch framing is not served yet.
