@@ -1,0 +1,295 @@
+/**
+ * Strategic merge patch (`application/strategic-merge-patch+json`), applied as upstream's
+ * StrategicMergeMapPatch applies it on the server: maps merge recursively and null deletes;
+ * a list is replaced unless its field's patch strategy is `merge`, then lists of primitives are
+ * united and lists of objects merged item by item on the field's merge key. Directives:
+ * `$patch: replace | delete` on a map, `$patch: replace | delete` items in a merging list,
+ * `$deleteFromPrimitiveList/<field>`, `$setElementOrder/<field>` and `$retainKeys`.
+ *
+ * Values the patch adds where the object had none are taken without their directives and nulls,
+ * as current upstream does (older releases copied them verbatim and relied on decoding to drop
+ * them). Inputs are never modified.
+ */
+import { isPlainObject } from '../machinery/object.js';
+import {
+  badArgType,
+  badPatchType,
+  ERR_BAD_PATCH_FORMAT_FOR_PRIMITIVE_LIST,
+  ERR_BAD_PATCH_FORMAT_FOR_RETAIN_KEYS,
+  ERR_BAD_PATCH_FORMAT_FOR_SET_ELEMENT_ORDER_LIST,
+  goFormat,
+  goType,
+  noMergeKey,
+  patchError,
+  patchFormatError,
+} from './strategic-errors.js';
+import {
+  DELETE_DIRECTIVE,
+  DIRECTIVE_MARKER,
+  deduplicateScalars,
+  extractToDeleteItems,
+  findMapIndex,
+  type JsonMap,
+  mergeKeyValueEqual,
+  normalizeElementOrder,
+  partitionByPresence,
+  sliceElementKind,
+} from './strategic-order.js';
+import type { PatchSchema } from './strategic-schema.js';
+
+export { PatchSchema } from './strategic-schema.js';
+
+const REPLACE_DIRECTIVE = 'replace';
+const MERGE_DIRECTIVE = 'merge';
+const RETAIN_KEYS_STRATEGY = 'retainKeys';
+const RETAIN_KEYS_DIRECTIVE = '$retainKeys';
+const DELETE_FROM_PRIMITIVE_LIST_PREFIX = '$deleteFromPrimitiveList';
+const SET_ELEMENT_ORDER_PREFIX = '$setElementOrder';
+
+/** The result of applying patch to original under schema (the patched type's definition). */
+export function strategicMergePatch(original: JsonMap, patch: JsonMap, schema: PatchSchema): JsonMap {
+  return mergeMap(structuredClone(original), structuredClone(patch), schema);
+}
+
+/** Sets a key, even `__proto__`, as an own property. */
+function setKey(m: JsonMap, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(m, key, { value, writable: true, enumerable: true, configurable: true });
+  else m[key] = value;
+}
+
+/** The strategy other than retainKeys among a field's patch strategies. */
+function patchStrategyOf(strategies: string[]): string {
+  if (strategies.length <= 1) return strategies[0] === RETAIN_KEYS_STRATEGY ? '' : (strategies[0] ?? '');
+  if (strategies.length === 2 && strategies[0] === RETAIN_KEYS_STRATEGY) return strategies[1];
+  if (strategies.length === 2 && strategies[1] === RETAIN_KEYS_STRATEGY) return strategies[0];
+  throw patchError(`unexpected patch strategy: ${goFormat(strategies)}`);
+}
+
+/** The field a `<prefix>/<field>` directive key names. */
+function directiveField(key: string, prefix: string): string {
+  const slash = key.indexOf('/');
+  if (slash < 0 || key.slice(0, slash) !== prefix) {
+    throw patchFormatError(prefix === SET_ELEMENT_ORDER_PREFIX ? ERR_BAD_PATCH_FORMAT_FOR_SET_ELEMENT_ORDER_LIST : ERR_BAD_PATCH_FORMAT_FOR_PRIMITIVE_LIST);
+  }
+  return key.slice(slash + 1);
+}
+
+/**
+ * A value the patch adds without merging, without its directives: an object carrying `$patch`
+ * is dropped (returns undefined), in maps and lists alike.
+ */
+function removeDirectives(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(removeDirectives).filter((e) => e !== undefined);
+  if (!isPlainObject(v)) return v;
+  if (Object.hasOwn(v, DIRECTIVE_MARKER)) return undefined;
+  for (const [k, e] of Object.entries(v)) {
+    const kept = removeDirectives(e);
+    if (kept === undefined) delete v[k];
+    else setKey(v, k, kept);
+  }
+  return v;
+}
+
+/** Removes null map values at any depth (an added value has nothing to delete). */
+function discardNulls(v: unknown): void {
+  if (Array.isArray(v)) for (const e of v) discardNulls(e);
+  else if (isPlainObject(v)) {
+    for (const [k, e] of Object.entries(v)) {
+      if (e === null) delete v[k];
+      else discardNulls(e);
+    }
+  }
+}
+
+/** Takes patch's value for key as it is, less directives and nulls. */
+function takePatchValue(original: JsonMap, key: string, value: unknown): void {
+  discardNulls(value);
+  const kept = removeDirectives(value);
+  if (kept === undefined) delete original[key];
+  else setKey(original, key, kept);
+}
+
+/** Merges patch into original (both owned: changed in place), upstream's mergeMap. */
+function mergeMap(original: JsonMap, patch: JsonMap, schema: PatchSchema): JsonMap {
+  if (Object.hasOwn(patch, DIRECTIVE_MARKER)) {
+    const directive = patch[DIRECTIVE_MARKER];
+    if (directive === REPLACE_DIRECTIVE) {
+      delete patch[DIRECTIVE_MARKER];
+      return patch;
+    }
+    if (directive === DELETE_DIRECTIVE) return {};
+    throw badPatchType(directive, patch);
+  }
+  applyRetainKeys(original, patch);
+  mergeOrderedLists(original, patch, schema);
+  for (const [patchKey, patchValue] of Object.entries(patch)) {
+    const isDeleteList = patchKey.startsWith(DELETE_FROM_PRIMITIVE_LIST_PREFIX);
+    const key = isDeleteList ? directiveField(patchKey, DELETE_FROM_PRIMITIVE_LIST_PREFIX) : patchKey;
+    if (patchValue === null) {
+      delete original[key];
+      continue;
+    }
+    const current = original[key];
+    if (!Object.hasOwn(original, key) || goType(current) !== goType(patchValue)) {
+      if (!isDeleteList) takePatchValue(original, key, patchValue);
+      continue;
+    }
+    if (isPlainObject(current)) {
+      const { sub, meta } = schema.lookupForStruct(key, false);
+      const merged = patchStrategyOf(meta.strategies) === REPLACE_DIRECTIVE ? patchValue : mergeMap(current, patchValue as JsonMap, sub);
+      setKey(original, key, merged);
+    } else if (Array.isArray(current)) {
+      const { sub, meta } = schema.lookupForSlice(key, false);
+      const { merged } = mergeList(current, patchValue as unknown[], sub, patchStrategyOf(meta.strategies), meta.mergeKey, isDeleteList);
+      setKey(original, key, merged);
+    } else {
+      takePatchValue(original, key, patchValue);
+    }
+  }
+  return original;
+}
+
+/**
+ * `$retainKeys`: clears the original's fields the list does not name. Every field the patch
+ * sets must be named (upstream's `invalid patch format of retainKeys` otherwise).
+ */
+function applyRetainKeys(original: JsonMap, patch: JsonMap): void {
+  if (!Object.hasOwn(patch, RETAIN_KEYS_DIRECTIVE)) return;
+  const list = patch[RETAIN_KEYS_DIRECTIVE];
+  delete patch[RETAIN_KEYS_DIRECTIVE];
+  if (!Array.isArray(list)) throw patchFormatError(ERR_BAD_PATCH_FORMAT_FOR_RETAIN_KEYS);
+  const retained = new Set(list);
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null || k.startsWith(DELETE_FROM_PRIMITIVE_LIST_PREFIX) || k.startsWith(SET_ELEMENT_ORDER_PREFIX)) continue;
+    if (!retained.has(k)) throw patchFormatError(ERR_BAD_PATCH_FORMAT_FOR_RETAIN_KEYS);
+  }
+  for (const k of Object.keys(original)) if (!retained.has(k)) delete original[k];
+}
+
+/**
+ * `$setElementOrder/<field>`: merges the field's patch list (if any) into the original's, then
+ * orders the result: items the directive names in its order, the others where the live list
+ * had them. The field is then done; the main merge skips it.
+ */
+function mergeOrderedLists(original: JsonMap, patch: JsonMap, schema: PatchSchema): void {
+  for (const [directiveKey, order] of Object.entries(patch)) {
+    if (!directiveKey.startsWith(SET_ELEMENT_ORDER_PREFIX)) continue;
+    delete patch[directiveKey];
+    if (!Array.isArray(order)) throw badArgType('slice', order);
+    const key = directiveField(directiveKey, SET_ELEMENT_ORDER_PREFIX);
+    const foundOriginal = Object.hasOwn(original, key);
+    const foundPatch = Object.hasOwn(patch, key);
+    if (foundOriginal && !Array.isArray(original[key])) throw badArgType('slice', original[key]);
+    if (foundPatch && !Array.isArray(patch[key])) throw badArgType('slice', patch[key]);
+    const originalList = (foundOriginal ? original[key] : []) as unknown[];
+    const patchList = (foundPatch ? patch[key] : []) as unknown[];
+    const { sub, meta } = schema.lookupForSlice(key, true);
+    const strategy = patchStrategyOf(meta.strategies);
+    checkPatchFollowsOrder(patchList, order, meta.mergeKey);
+    if (!foundOriginal && !foundPatch) continue;
+    let merged: unknown[];
+    let live = originalList;
+    if (!foundPatch) merged = originalList;
+    else if (!foundOriginal) merged = removeDirectives(patchList) as unknown[];
+    else ({ merged, live } = mergeList(originalList, patchList, sub, strategy, meta.mergeKey, false));
+    const { patchItems, serverOnly } = partitionByPresence(merged, order, meta.mergeKey);
+    const kind = sliceElementKind(originalList, patchList);
+    setKey(original, key, normalizeElementOrder(patchItems, serverOnly, order, live, meta.mergeKey, kind));
+    delete patch[key];
+  }
+}
+
+/** The patch list's items (deletions and directives aside) must appear in the directive's order. */
+function checkPatchFollowsOrder(patchList: unknown[], order: unknown[], mergeKey: string): void {
+  if (order.length === 0 || patchList.length === 0) return;
+  const items = mergeKey === '' ? patchList : extractToDeleteItems(patchList).kept;
+  let p = 0;
+  let o = 0;
+  while (p < items.length && o < order.length) {
+    if (isPlainObject(items[p]) && Object.hasOwn(items[p] as JsonMap, DIRECTIVE_MARKER)) {
+      p++;
+      continue;
+    }
+    if (mergeKeyValueEqual(items[p], order[o], mergeKey)) p++;
+    o++;
+  }
+  if (p < items.length && o >= order.length) {
+    throw patchError(`The order in patch list:\n${goFormat(patchList)}\n doesn't match ${SET_ELEMENT_ORDER_PREFIX} list:\n${goFormat(order)}\n`);
+  }
+}
+
+/**
+ * A merged list field, and `live`: the original list as upstream leaves it when the merge
+ * used its Go backing array in place (deleting an item shifts the later ones left, and the
+ * first appended items then land in the freed slots). Upstream orders `$setElementOrder`
+ * server-only items by that array, and its tests depend on it.
+ */
+interface MergedList {
+  merged: unknown[];
+  live: unknown[];
+}
+
+/** A list field: merged when its strategy is merge (or for a deletion list), else replaced. */
+function mergeList(original: unknown[], patch: unknown[], elem: PatchSchema, strategy: string, mergeKey: string, isDeleteList: boolean): MergedList {
+  if (strategy !== MERGE_DIRECTIVE && !isDeleteList) return { merged: patch, live: original };
+  if (original.length === 0 && patch.length === 0) return { merged: original, live: original };
+  const kind = sliceElementKind(original, patch);
+  if (kind !== 'map') {
+    if (isDeleteList) {
+      const toDelete = new Set(patch);
+      return { merged: original.filter((v) => !toDelete.has(v)), live: original };
+    }
+    const merged = deduplicateScalars([...original, ...patch]);
+    const { patchItems, serverOnly } = partitionByPresence(merged, patch, mergeKey);
+    return { merged: normalizeElementOrder(patchItems, serverOnly, patch, original, mergeKey, kind), live: original };
+  }
+  if (mergeKey === '') throw patchError(`cannot merge lists without merge key for ${elem.kindName()}`);
+  return mergeObjectList(original as JsonMap[], patch as JsonMap[], mergeKey, elem);
+}
+
+/**
+ * A merging list of objects. `$patch` items first: `delete` removes every original item with
+ * that merge key, `replace` makes the patch's other items the whole list. Then each patch item
+ * merges into the item with its merge key, or is appended.
+ */
+function mergeObjectList(original: JsonMap[], patch: JsonMap[], mergeKey: string, elem: PatchSchema): MergedList {
+  const live: unknown[] = [...original];
+  let length = live.length;
+  const plain: JsonMap[] = [];
+  let replace = false;
+  for (const item of patch) {
+    if (!Object.hasOwn(item, DIRECTIVE_MARKER)) {
+      plain.push(item);
+      continue;
+    }
+    const directive = item[DIRECTIVE_MARKER];
+    if (directive === DELETE_DIRECTIVE) {
+      if (!Object.hasOwn(item, mergeKey)) throw noMergeKey(item, mergeKey);
+      for (let i = findMapIndex(live.slice(0, length), mergeKey, item[mergeKey]); i >= 0; i = findMapIndex(live.slice(0, length), mergeKey, item[mergeKey])) {
+        live.copyWithin(i, i + 1, length);
+        length--;
+      }
+    } else if (directive === REPLACE_DIRECTIVE) {
+      replace = true;
+    } else if (directive === MERGE_DIRECTIVE) {
+      throw patchError('merging lists cannot yet be specified in the patch');
+    } else {
+      throw badPatchType(directive, item);
+    }
+  }
+  const base = replace ? plain : live.slice(0, length);
+  const items = replace ? [] : plain;
+  const merged: unknown[] = [...base];
+  for (const item of items) {
+    if (!Object.hasOwn(item, mergeKey)) throw noMergeKey(item, mergeKey);
+    const i = findMapIndex(merged, mergeKey, item[mergeKey]);
+    if (i >= 0) {
+      merged[i] = mergeMap(merged[i] as JsonMap, item, elem);
+    } else {
+      merged.push(item);
+      if (length < live.length) live[length++] = item;
+    }
+  }
+  const { patchItems, serverOnly } = partitionByPresence(merged, items, mergeKey);
+  return { merged: normalizeElementOrder(patchItems, serverOnly, items, base, mergeKey, 'map'), live };
+}
