@@ -108,9 +108,9 @@ describe('label selectors', () => {
 describe('field selectors', () => {
   before(async () => {
     const pods: [string, Record<string, unknown>][] = [
-      ['p1', { nodeName: 'n1', containers: [] }],
-      ['p2', { nodeName: 'n2', containers: [] }],
-      ['p3', { containers: [] }],
+      ['p1', { nodeName: 'n1', containers: [{ name: 'c', image: 'x' }] }],
+      ['p2', { nodeName: 'n2', containers: [{ name: 'c', image: 'x' }] }],
+      ['p3', { containers: [{ name: 'c', image: 'x' }] }],
     ];
     for (const [name, spec] of pods) assertOk(await call('POST', `/api/v1/namespaces/${NS}/pods`, { metadata: { name }, spec }), 201);
     const p2 = assertOk(await call('GET', `/api/v1/namespaces/${NS}/pods/p2`));

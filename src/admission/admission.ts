@@ -1,4 +1,8 @@
-/** The admission chain: validating plugins run on the final object, inside the registry's write. */
+/**
+ * The admission chain, in upstream's order: mutating plugins run on the defaulted object before
+ * the registry prepares and validates it; validating plugins run on the final object, inside
+ * the registry's write.
+ */
 import type { RequestContext } from '../registry/context.js';
 import type { ResourceInfo } from '../registry/resource-info.js';
 import type { Obj } from '../machinery/object.js';
@@ -19,13 +23,24 @@ export interface ValidatingPlugin {
   validate(a: AdmissionAttributes): void | Promise<void>;
 }
 
+/** A plugin that may change a.object (upstream's MutationInterface). */
+export interface MutatingPlugin {
+  readonly name: string;
+  admit(a: AdmissionAttributes): void | Promise<void>;
+}
+
 export interface Admission {
+  /** Mutating admission: may change a.object. */
+  admit(a: AdmissionAttributes): Promise<void>;
   validate(a: AdmissionAttributes): Promise<void>;
 }
 
 /** Runs plugins in order; the first rejection (a thrown StatusError) stops the request. */
-export function admissionChain(plugins: ValidatingPlugin[]): Admission {
+export function admissionChain(plugins: ValidatingPlugin[], mutating: MutatingPlugin[] = []): Admission {
   return {
+    async admit(a) {
+      for (const p of mutating) await p.admit(a);
+    },
     async validate(a) {
       for (const p of plugins) await p.validate(a);
     },

@@ -178,10 +178,10 @@ describe('catalogue', () => {
     ]);
   });
 
-  it('makes the reviews virtual and create-only, and nothing else virtual', () => {
+  it('makes the reviews and bindings virtual (never stored) and create-only, and nothing else virtual', () => {
     for (const d of ALL_RESOURCES) {
       const review = d.plural.endsWith('reviews');
-      assert.equal(d.virtual === true, review, d.plural);
+      assert.equal(d.virtual === true, review || d.plural === 'bindings', d.plural);
       if (review) assert.deepEqual(d.verbs, ['create']);
     }
   });
@@ -238,6 +238,7 @@ describe('catalogue', () => {
       'certificatesigningrequests.certificates.orch.io': 'path-segment',
       'clusterrolebindings.rbac.authorization.orch.io': 'path-segment',
       'clusterroles.rbac.authorization.orch.io': 'path-segment',
+      'csidrivers.storage.orch.io': 'path-segment',
       'rolebindings.rbac.authorization.orch.io': 'path-segment',
       'roles.rbac.authorization.orch.io': 'path-segment',
     });
@@ -373,10 +374,10 @@ describe('namespace and pod strategies', () => {
     assert.deepEqual(finalize.spec, {});
   });
 
-  it('creates a pod Pending', () => {
+  it('creates a pod Pending with its QoS class', () => {
     const o: Obj = { metadata: { name: 'p' }, spec: {} };
     pod?.prepareForCreate?.(o, ctx());
-    assert.deepEqual(o.status, { phase: 'Pending' });
+    assert.deepEqual(o.status, { phase: 'Pending', qosClass: 'BestEffort' });
   });
 });
 

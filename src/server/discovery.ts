@@ -14,10 +14,12 @@ function verbsOf(info: ResourceInfo): string[] {
   return VERB_ORDER.filter((v) => info.verbs.has(v));
 }
 
-function subresourcesOf(info: ResourceInfo): { name: string; verbs: string[] }[] {
-  const out: { name: string; verbs: string[] }[] = [];
-  if (info.def.subresources?.status) out.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
+function subresourcesOf(info: ResourceInfo): { name: string; verbs: string[]; kind?: string }[] {
+  const out: { name: string; verbs: string[]; kind?: string }[] = [];
+  // Alphabetical, as upstream lists them; a binding answers with a Binding, not the parent kind.
+  if (info.def.subresources?.binding) out.push({ name: 'binding', verbs: ['create'], kind: 'Binding' });
   if (info.def.subresources?.finalize) out.push({ name: 'finalize', verbs: ['update'] });
+  if (info.def.subresources?.status) out.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
   return out;
 }
 
@@ -69,7 +71,7 @@ export function buildDiscovery(registry: Registry, brand: Brand, serverAddress: 
       for (const info of registry.resourcesOf(g.group, v)) {
         resources.push(apiResource(info));
         for (const sub of subresourcesOf(info)) {
-          resources.push({ name: `${info.plural}/${sub.name}`, singularName: '', namespaced: info.namespaced, kind: info.kind, verbs: sub.verbs });
+          resources.push({ name: `${info.plural}/${sub.name}`, singularName: '', namespaced: info.namespaced, kind: sub.kind ?? info.kind, verbs: sub.verbs });
         }
       }
       const gv = g.group === '' ? v : `${g.group}/${v}`;
@@ -97,7 +99,11 @@ export function buildDiscovery(registry: Registry, brand: Brand, serverAddress: 
           if (info.def.categories?.length) r.categories = info.def.categories;
           const subs = subresourcesOf(info);
           if (subs.length)
-            r.subresources = subs.map((s) => ({ subresource: s.name, responseKind: { group: info.group, version: v, kind: info.kind }, verbs: s.verbs }));
+            r.subresources = subs.map((s) => ({
+              subresource: s.name,
+              responseKind: { group: info.group, version: v, kind: s.kind ?? info.kind },
+              verbs: s.verbs,
+            }));
           return r;
         }),
       })),

@@ -1,9 +1,17 @@
-/** Pod: a new pod starts Pending. */
+/**
+ * Pod: defaulted and validated as upstream's v1 defaults and core validation; a new pod starts
+ * Pending with its QoS class; `status` and `binding` writes follow their own rules.
+ */
 import { core } from '../groups.js';
 import { text, valueAt } from '../define.js';
 import type { Obj } from '../../machinery/object.js';
 import { isPlainObject } from '../../machinery/object.js';
 import type { Strategy } from '../types.js';
+import { decodingDefaults } from './decoding.js';
+import { rec } from './fields.js';
+import { defaultPod } from './pod-defaults.js';
+import { podQOSClass } from './pod-qos.js';
+import { validatePodCreate, validatePodStatusUpdate, validatePodUpdate } from './pod-validation.js';
 
 /** The pod's first IP, as upstream's selectable field reads status.podIPs[0]. */
 function podIP(obj: Obj): string {
@@ -14,11 +22,17 @@ function podIP(obj: Obj): string {
 }
 
 const podStrategy: Strategy = {
-  /** Sets status.phase Pending unless already set (the registry has reset status). */
+  defaults: decodingDefaults(defaultPod),
+  /** Upstream's PrepareForCreate: status is Pending with the pod's QoS class (the registry has reset it). */
   prepareForCreate(obj) {
-    const status = isPlainObject(obj.status) ? obj.status : {};
-    if (typeof status.phase !== 'string' || status.phase === '') status.phase = 'Pending';
-    obj.status = status;
+    obj.status = { phase: 'Pending', qosClass: podQOSClass(rec(obj.spec)) };
+  },
+  validate: (obj, ctx) => validatePodCreate(obj, ctx.brand),
+  validateUpdate(obj, old, ctx) {
+    if (ctx.subresource === 'status') return validatePodStatusUpdate(obj, old, ctx.brand);
+    // A binding writes only spec.nodeName, annotations and the PodScheduled condition, unvalidated as upstream.
+    if (ctx.subresource === 'binding') return [];
+    return validatePodUpdate(obj, old, ctx.brand);
   },
 };
 
@@ -28,7 +42,7 @@ export const pods = core({
   shortNames: ['po'],
   categories: ['all'],
   namespaced: true,
-  subresources: { status: true },
+  subresources: { status: true, binding: true },
   strategy: podStrategy,
   fieldSelectors: {
     'spec.nodeName': text('spec.nodeName'),

@@ -5,7 +5,7 @@
  * names no cpu/memory counts as 100m / 200Mi, so empty pods still spread.
  */
 import type { Pod, ResourceList } from './types.js';
-import { quantityMilliValue, quantityValue } from './quantity.js';
+import { quantityMilliValue, quantityValue } from '../../machinery/quantity.js';
 import { ORCH_NAMES } from './well-known.js';
 
 export const RESOURCE_CPU = 'cpu';

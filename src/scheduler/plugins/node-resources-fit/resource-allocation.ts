@@ -7,7 +7,7 @@
 import type { CycleState, StateData } from '../../framework/cycle-state.js';
 import { StateKey } from '../../framework/cycle-state.js';
 import type { NodeInfo } from '../../framework/node-info.js';
-import { quantityMilliValue, quantityValue } from '../../framework/quantity.js';
+import { quantityMilliValue, quantityValue } from '../../../machinery/quantity.js';
 import {
   DEFAULT_MEMORY_REQUEST,
   DEFAULT_MILLI_CPU_REQUEST,

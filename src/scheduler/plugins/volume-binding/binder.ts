@@ -7,7 +7,7 @@
 import { labelSelectorFromObject } from '../../../machinery/label-selector.js';
 import type { Clock } from '../../framework/clock.js';
 import type { Listers } from '../../framework/handle.js';
-import { quantityValue } from '../../framework/quantity.js';
+import { quantityValue } from '../../../machinery/quantity.js';
 import type { Node, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../../framework/types.js';
 import type { WellKnownNames } from '../../framework/well-known.js';
 import { AssumeCache } from './assume-cache.js';
