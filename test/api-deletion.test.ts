@@ -244,6 +244,12 @@ describe('delete options', () => {
   });
 });
 
+/** A Deployment spec that passes apps/v1 validation (selector matching the template, one container). */
+const DEPLOYMENT_SPEC = {
+  selector: { matchLabels: { app: 'dep' } },
+  template: { metadata: { labels: { app: 'dep' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+};
+
 describe('namespace deletion', () => {
   const NS = 'doomed';
 
@@ -251,7 +257,7 @@ describe('namespace deletion', () => {
     assertOk(await call('POST', '/api/v1/namespaces', { metadata: { name: NS } }), 201);
     assertOk(await call('POST', `/api/v1/namespaces/${NS}/configmaps`, { metadata: { name: 'cm' } }), 201);
     assertOk(await call('POST', `/api/v1/namespaces/${NS}/secrets`, { metadata: { name: 'sec' }, type: 'Opaque' }), 201);
-    assertOk(await call('POST', `/apis/apps/v1/namespaces/${NS}/deployments`, { metadata: { name: 'dep' }, spec: {} }), 201);
+    assertOk(await call('POST', `/apis/apps/v1/namespaces/${NS}/deployments`, { metadata: { name: 'dep' }, spec: DEPLOYMENT_SPEC }), 201);
     assertOk(await call('POST', `/apis/coordination.orch.io/v1/namespaces/${NS}/leases`, { metadata: { name: 'lease' }, spec: {} }), 201);
     assertOk(
       await call('POST', `/api/v1/namespaces/${NS}/events`, {
@@ -288,7 +294,7 @@ describe('namespace deletion', () => {
       s.details.causes.some((c: any) => c.reason === 'NamespaceTerminating'),
       JSON.stringify(s.details),
     );
-    assertStatus(await call('POST', `/apis/apps/v1/namespaces/${NS}/deployments`, { metadata: { name: 'late' } }), 403, 'Forbidden');
+    assertStatus(await call('POST', `/apis/apps/v1/namespaces/${NS}/deployments`, { metadata: { name: 'late' }, spec: DEPLOYMENT_SPEC }), 403, 'Forbidden');
   });
 
   it('updates in a terminating namespace are still allowed', async () => {

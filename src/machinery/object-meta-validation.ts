@@ -266,22 +266,26 @@ export function validateManagedFields(entries: readonly unknown[] | undefined | 
     if (operation !== 'Apply' && operation !== 'Update') errs.push(invalid(`${p}.operation`, operation, 'must be `Apply` or `Update`'));
     const fieldsType = str(e.fieldsType);
     if (fieldsType.length > 0 && fieldsType !== 'FieldsV1') errs.push(invalid(`${p}.fieldsType`, fieldsType, 'must be `FieldsV1`'));
-    const manager = str(e.manager);
-    if (exceedsBytes(manager, FIELD_MANAGER_MAX_LENGTH)) errs.push(tooLongBytes(`${p}.manager`, manager, FIELD_MANAGER_MAX_LENGTH));
-    if (NOT_PRINTABLE.test(manager)) {
-      let byteOffset = 0;
-      for (const ch of manager) {
-        if (NOT_PRINTABLE.test(ch)) {
-          errs.push(invalid(`${p}.manager`, manager, `invalid character ${goRuneU(ch)} (at position ${byteOffset})`));
-        }
-        byteOffset += utf8Length(ch);
-      }
-    }
+    errs.push(...validateFieldManager(str(e.manager), `${p}.manager`));
     const subresource = str(e.subresource);
     if (exceedsBytes(subresource, MAX_SUBRESOURCE_NAME_LENGTH)) {
       errs.push(tooLongBytes(`${p}.subresource`, subresource, MAX_SUBRESOURCE_NAME_LENGTH));
     }
   });
+  return errs;
+}
+
+/** Upstream's ValidateFieldManager: at most 128 bytes, printable characters only. */
+export function validateFieldManager(manager: string, fldPath: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (exceedsBytes(manager, FIELD_MANAGER_MAX_LENGTH)) errs.push(tooLongBytes(fldPath, manager, FIELD_MANAGER_MAX_LENGTH));
+  if (NOT_PRINTABLE.test(manager)) {
+    let byteOffset = 0;
+    for (const ch of manager) {
+      if (NOT_PRINTABLE.test(ch)) errs.push(invalid(fldPath, manager, `invalid character ${goRuneU(ch)} (at position ${byteOffset})`));
+      byteOffset += utf8Length(ch);
+    }
+  }
   return errs;
 }
 

@@ -161,6 +161,7 @@ export type FieldErrorType =
   | 'FieldValueTooLong'
   | 'FieldValueNotSupported'
   | 'FieldValueDuplicate'
+  | 'FieldValueNotFound'
   | 'FieldValueTooMany';
 
 /** One validation failure at a field path, rendered as upstream's field.Error. */
@@ -171,7 +172,13 @@ export interface FieldError {
   detail?: string;
 }
 
+/** A bad value that upstream prints as text (a Stringer such as a Quantity, or a struct's %#v). */
+export class PrintedValue {
+  constructor(readonly text: string) {}
+}
+
 function renderValue(v: unknown): string {
+  if (v instanceof PrintedValue) return v.text;
   if (typeof v === 'string') return JSON.stringify(v);
   if (v === undefined || v === null) return 'null';
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
@@ -190,7 +197,9 @@ export function fieldErrorBody(e: FieldError): string {
     case 'FieldValueTooMany':
       return e.detail ? `Too many: ${e.detail}` : 'Too many';
     case 'FieldValueDuplicate':
-      return `Duplicate value: ${renderValue(e.value)}`;
+      return `Duplicate value: ${renderValue(e.value)}${e.detail ? `: ${e.detail}` : ''}`;
+    case 'FieldValueNotFound':
+      return `Not found: ${renderValue(e.value)}${e.detail ? `: ${e.detail}` : ''}`;
     case 'FieldValueNotSupported':
       return `Unsupported value: ${renderValue(e.value)}${e.detail ? `: ${e.detail}` : ''}`;
     default:
@@ -205,7 +214,8 @@ export const tooLong = (field: string, value: unknown, max: number): FieldError 
   type: 'FieldValueTooLong',
   field,
   value,
-  detail: `may not be longer than ${max}`,
+  // field.TooLong's detail in 1.21–1.25.
+  detail: `must have at most ${max} bytes`,
 });
 export const notSupported = (field: string, value: unknown, valid: string[]): FieldError => ({
   type: 'FieldValueNotSupported',
@@ -214,6 +224,7 @@ export const notSupported = (field: string, value: unknown, valid: string[]): Fi
   detail: `supported values: ${valid.map((v) => JSON.stringify(v)).join(', ')}`,
 });
 export const duplicate = (field: string, value: unknown): FieldError => ({ type: 'FieldValueDuplicate', field, value });
+export const fieldNotFound = (field: string, value: unknown): FieldError => ({ type: 'FieldValueNotFound', field, value });
 
 /** 422 Invalid for a kind/name with its field errors, as upstream's errors.NewInvalid. */
 export function invalidObject(kind: string, group: string, name: string, errs: FieldError[]): StatusError {

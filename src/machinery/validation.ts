@@ -190,6 +190,19 @@ export function isDNS1123Subdomain(value: string): string[] {
   return errs;
 }
 
+const WILDCARD_DNS1123_SUBDOMAIN_FMT = `\\*\\.${DNS1123_SUBDOMAIN_FMT}`;
+const WILDCARD_DNS1123_SUBDOMAIN_ERR =
+  "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character";
+const WILDCARD_DNS1123_SUBDOMAIN_RE = new RegExp(`^${WILDCARD_DNS1123_SUBDOMAIN_FMT}$`);
+
+/** Upstream's IsWildcardDNS1123Subdomain: `*.` followed by a DNS-1123 subdomain, ≤ 253 in all. */
+export function isWildcardDNS1123Subdomain(value: string): string[] {
+  const errs: string[] = [];
+  if (exceedsBytes(value, DNS1123_SUBDOMAIN_MAX_LENGTH)) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
+  if (!WILDCARD_DNS1123_SUBDOMAIN_RE.test(value)) errs.push(regexError(WILDCARD_DNS1123_SUBDOMAIN_ERR, WILDCARD_DNS1123_SUBDOMAIN_FMT, '*.example.com'));
+  return errs;
+}
+
 const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
 const DNS1035_LABEL_ERR =
   "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";

@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseDuration, parseGoDuration } from './duration.js';
+
+test('Go durations in nanoseconds', () => {
+  assert.equal(parseGoDuration('0'), 0n);
+  assert.equal(parseGoDuration('1h30m'), 5_400_000_000_000n);
+  assert.equal(parseGoDuration('1.5s'), 1_500_000_000n);
+  assert.equal(parseGoDuration('.5ms'), 500_000n);
+  assert.equal(parseGoDuration('-2us'), -2_000n);
+  assert.equal(parseGoDuration('3µs'), 3_000n);
+  assert.equal(parseGoDuration('+7ns'), 7n);
+  assert.equal(parseDuration(' 5m '), 300_000);
+});
+
+test("Go's ParseDuration messages", () => {
+  const cases: [string, string][] = [
+    ['', 'time: invalid duration ""'],
+    ['-', 'time: invalid duration "-"'],
+    ['1', 'time: missing unit in duration "1"'],
+    ['1d', 'time: unknown unit "d" in duration "1d"'],
+    ['1h ', 'time: unknown unit "h " in duration "1h "'],
+    ['.s', 'time: invalid duration ".s"'],
+    ['x', 'time: invalid duration "x"'],
+    ['1é', 'time: unknown unit "\\xc3\\xa9" in duration "1\\xc3\\xa9"'],
+    ['9999999999h', 'time: invalid duration "9999999999h"'],
+  ];
+  for (const [input, message] of cases) assert.throws(() => parseGoDuration(input), { message }, input);
+});
