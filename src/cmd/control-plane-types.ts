@@ -24,6 +24,8 @@ export interface ControlPlaneOptions {
   shutdownDelayMs?: number;
   /** Time after start during which unfinished post-start hooks count as live. Default 0. */
   livezGracePeriodMs?: number;
+  /** Feature gates by name (`--feature-gates`), e.g. `{ ServerSideApply: false }`. */
+  featureGates?: Record<string, boolean>;
   /** Run the controllers (namespace finalization); false for `orch-apiserver`. Default true. */
   controllers?: boolean;
 }

@@ -55,6 +55,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     shutdownDelayMs: opts.shutdownDelayMs ?? 0,
     livezGracePeriodMs: opts.livezGracePeriodMs ?? 0,
     watchHistoryMs: opts.compactionIntervalMs ?? FIVE_MINUTES,
+    featureGates: opts.featureGates,
   });
   const host = bindAddress === '0.0.0.0' || bindAddress === '::' ? '127.0.0.1' : bindAddress;
   const url = `https://${host.includes(':') ? `[${host}]` : host}:${server.port}`;

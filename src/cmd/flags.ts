@@ -1,11 +1,20 @@
 /** The API server's command-line flags (upstream names and defaults), shared by both binaries. */
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { parseDuration } from '../machinery/duration.js';
 import type { ControlPlaneOptions } from './control-plane-types.js';
+import { parseFeatureGates } from './feature-gates.js';
 
 function duration(value: string): number {
   return parseDuration(value);
+}
+
+function featureGates(value: string, previous: Record<string, boolean> | undefined): Record<string, boolean> {
+  try {
+    return parseFeatureGates(value, previous);
+  } catch (e) {
+    throw new InvalidArgumentError(e instanceof Error ? e.message : String(e));
+  }
 }
 
 function port(value: string): number {
@@ -30,6 +39,7 @@ export function apiServerCommand(name: string, description: string): Command {
     .option('--kubernetes-compat', "serve Kubernetes' own names (*.k8s.io, kube-system)", false)
     .option('--livez-grace-period <duration>', 'time after start during which unfinished post-start hooks count as live', duration, 0)
     .option('--shutdown-delay-duration <duration>', 'time /readyz fails before the server stops listening on SIGTERM', duration, 0)
+    .option('--feature-gates <gates>', 'comma-separated key=value pairs that switch features on or off (e.g. ServerSideApply=false)', featureGates)
     .option('-v, --v <level>', 'log verbosity', (v) => Number(v), 0);
 }
 
@@ -46,6 +56,7 @@ interface ParsedFlags {
   kubernetesCompat: boolean;
   livezGracePeriod: number;
   shutdownDelayDuration: number;
+  featureGates?: Record<string, boolean>;
   v: number;
 }
 
@@ -68,5 +79,6 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     livezGracePeriodMs: flags.livezGracePeriod,
     shutdownDelayMs: flags.shutdownDelayDuration,
     verbosity: flags.v,
+    ...(flags.featureGates ? { featureGates: flags.featureGates } : {}),
   };
 }

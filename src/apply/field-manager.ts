@@ -1,0 +1,251 @@
+/**
+ * The field manager of one kind and subresource (upstream's fieldmanager.FieldManager as
+ * NewDefaultFieldManager assembles it): it keeps metadata.managedFields on every write and
+ * merges server-side apply configurations.
+ *
+ * The layers, outermost first, each a function below: version check, last-applied annotation
+ * (kubectl's client-side to server-side apply upgrade), skip-non-applied (an object whose
+ * ownership was reset is tracked again only once applied), cap of update managers, manager
+ * identifier, managedFields timestamps, strip of server-owned metadata, structured merge.
+ */
+import { badRequest, StatusError } from '../machinery/status.js';
+import { isPlainObject, type Obj } from '../machinery/object.js';
+import { capUpdateManagers } from './ssa/cap-managers.js';
+import { ApplyConflicts, applyConflictError } from './ssa/conflict.js';
+import type { FieldSet } from './ssa/field-set.js';
+import { allowedConflictsFromLastApplied, conflictsNotAllowed, syncLastApplied } from './ssa/last-applied.js';
+import {
+  copyManaged,
+  decodeManagedFields,
+  emptyManaged,
+  encodeManagedFields,
+  isResetManagedFields,
+  type Managed,
+  managerIdentifier,
+} from './ssa/managed-fields.js';
+import { stripMeta } from './ssa/strip-meta.js';
+import { typedErrorsMessage } from './ssa/typed/atoms.js';
+import { validateTyped } from './ssa/typed/validate.js';
+import type { TypeRef } from './ssa/typed-schema.js';
+import { Updater } from './ssa/updater.js';
+import { zeroObject } from './ssa/zero-object.js';
+
+export interface FieldManagerConfig {
+  /** The kind's typed schema. */
+  readonly type: TypeRef;
+  /** Served `group/version` (recorded in entries) and kind. */
+  readonly apiVersion: string;
+  readonly kind: string;
+  /** '' for the main resource, `status`... for a subresource write. */
+  readonly subresource: string;
+  /** Fields the write's strategy resets; never owned by it. */
+  readonly resetFields?: FieldSet;
+  readonly now: () => Date;
+}
+
+/** Manager of the writes that ran before the first apply of an untracked object. */
+const BEFORE_FIRST_APPLY = 'before-first-apply';
+/** The name a non-apply write's own changes are computed under before joining its entry. */
+const CURRENT_OPERATION = 'current-operation';
+/** Only kubectl's own server-side apply upgrades from and keeps the last-applied annotation. */
+const KUBECTL = 'kubectl';
+
+/** A failure upstream reports as a plain error (500 without a reason). */
+function internal(message: string): StatusError {
+  return new StatusError(500, '', message);
+}
+
+export class FieldManager {
+  private readonly updater: Updater;
+
+  constructor(private readonly cfg: FieldManagerConfig) {
+    this.updater = new Updater(cfg.type.atom, cfg.resetFields);
+  }
+
+  /**
+   * UpdateNoErrors: next with managedFields recording a non-apply write by manager over live
+   * (undefined on create). On any failure next is returned without managedFields.
+   */
+  update(live: Obj | undefined, next: Obj, manager: string): Obj {
+    try {
+      const liveObj = live ?? this.zero();
+      const managed = this.decodeLiveOrNew(liveObj, next);
+      setManagedFields(next, undefined);
+      const tracked = managed.fields.size > 0 || !hasUid(liveObj);
+      const result = tracked ? this.capUpdate(withoutManagedFields(liveObj), next, managed, manager) : managed;
+      setManagedFields(next, encodeManagedFields(result));
+    } catch {
+      setManagedFields(next, undefined);
+    }
+    return next;
+  }
+
+  /**
+   * Apply: config merged into live (undefined to create) for manager, with managedFields.
+   * Throws 409 on conflicts unless force, 400 for a config of another kind or with
+   * managedFields, 500 for a config its type cannot hold (as upstream).
+   */
+  apply(live: Obj | undefined, config: Obj, manager: string, force: boolean): Obj {
+    const liveObj = live ?? this.zero();
+    let managed: Managed;
+    try {
+      managed = decodeManagedFields(metadataOf(liveObj)?.managedFields);
+    } catch (e) {
+      throw internal(`failed to decode managed fields: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const bare = withoutManagedFields(liveObj);
+    if (config.apiVersion !== this.cfg.apiVersion || config.kind !== this.cfg.kind) {
+      throw badRequest(`invalid object type: ${gvkString(String(config.apiVersion ?? ''), String(config.kind ?? ''))}`);
+    }
+    try {
+      const { object, managed: result } = this.applyLastApplied(bare, config, managed, manager, force);
+      setManagedFields(object, encodeManagedFields(result));
+      return object;
+    } catch (e) {
+      if (e instanceof ApplyConflicts) throw applyConflictError(e);
+      throw e;
+    }
+  }
+
+  // lastAppliedUpdater around lastAppliedManager.
+  private applyLastApplied(live: Obj, config: Obj, managed: Managed, manager: string, force: boolean): { object: Obj; managed: Managed } {
+    let result: { object: Obj; managed: Managed };
+    try {
+      result = this.applySkipNonApplied(live, config, copyManaged(managed), manager, force);
+    } catch (e) {
+      if (!(e instanceof ApplyConflicts) || manager !== KUBECTL) throw e;
+      // Conflicts only over values kubectl itself set by client-side apply are no conflicts.
+      const allowed = allowedConflictsFromLastApplied(live, this.cfg.apiVersion, this.cfg.type.atom);
+      if (allowed === undefined) throw e;
+      const remaining = conflictsNotAllowed(e.conflicts, allowed);
+      if (remaining.length > 0) throw new ApplyConflicts(remaining);
+      result = this.applySkipNonApplied(live, config, copyManaged(managed), manager, true);
+    }
+    if (manager === KUBECTL) syncLastApplied(result.object, config);
+    return result;
+  }
+
+  // skipNonApplied: an untracked object's existing fields first go to before-first-apply.
+  private applySkipNonApplied(live: Obj, config: Obj, managed: Managed, manager: string, force: boolean): { object: Obj; managed: Managed } {
+    if (managed.fields.size === 0) managed = this.capUpdate(this.zero(), live, managed, BEFORE_FIRST_APPLY);
+    const id = managerIdentifier({ manager: manager || 'unknown', operation: 'Apply', subresource: this.cfg.subresource });
+    const { object, changed } = this.structuredApply(live, config, managed, id, force);
+    stripMeta(managed, id);
+    if (changed) managed.times.set(id, this.timestamp());
+    capUpdateManagers(managed);
+    return { object, managed };
+  }
+
+  // capManagers, buildManagerInfo and managedFieldsUpdater around an update.
+  private capUpdate(live: Obj, next: Obj, managed: Managed, manager: string): Managed {
+    const id = managerIdentifier({ manager: manager || 'unknown', operation: 'Update', apiVersion: this.cfg.apiVersion, subresource: this.cfg.subresource });
+    const result = copyManaged(managed);
+    result.fields = this.structuredUpdate(live, next, result, CURRENT_OPERATION);
+    stripMeta(result, CURRENT_OPERATION);
+    const own = result.fields.get(CURRENT_OPERATION);
+    if (own !== undefined) {
+      // The write changed fields: they join the manager's entry, which gets the time.
+      result.fields.delete(CURRENT_OPERATION);
+      const previous = result.fields.get(id);
+      result.fields.set(id, previous ? { ...own, set: own.set.union(previous.set) } : own);
+      result.times.set(id, this.timestamp());
+    }
+    capUpdateManagers(result);
+    return result;
+  }
+
+  private structuredUpdate(live: Obj, next: Obj, managed: Managed, manager: string) {
+    this.typed(next, 'new');
+    this.typed(live, 'live');
+    return this.updater.updateOwnership(live, next, this.cfg.apiVersion, managed.fields, manager);
+  }
+
+  private structuredApply(live: Obj, config: Obj, managed: Managed, id: string, force: boolean): { object: Obj; changed: boolean } {
+    if (config.apiVersion !== this.cfg.apiVersion) {
+      throw badRequest(`Incorrect version specified in apply patch. Specified patch version: ${String(config.apiVersion)}, expected: ${this.cfg.apiVersion}`);
+    }
+    const meta = metadataOf(config);
+    if (meta?.managedFields !== undefined && meta.managedFields !== null) throw badRequest('metadata.managedFields must be nil');
+    const patchErrors = validateTyped(config, this.cfg.type.atom);
+    if (patchErrors.length > 0) throw internal(`failed to create typed patch object (${this.gvknn(config)}): ${typedErrorsMessage(patchErrors)}`);
+    this.typed(live, 'live');
+    const { object, managers } = this.updater.apply(live, config, this.cfg.apiVersion, managed.fields, id, force);
+    managed.fields = managers;
+    if (object === undefined) return { object: structuredClone(live), changed: false };
+    return { object: structuredClone(object) as Obj, changed: true };
+  }
+
+  // ObjectToTyped: the object must conform to its type.
+  private typed(obj: Obj, which: 'new' | 'live'): void {
+    const errs = validateTyped(obj, this.cfg.type.atom);
+    if (errs.length > 0) throw internal(`failed to create typed ${which} object (${this.gvknn(obj)}): ${typedErrorsMessage(errs)}`);
+  }
+
+  // decodeLiveOrNew: a subresource write, a reset, or an empty or undecodable list in the
+  // request all fall back to the live object's records (or none for a reset).
+  private decodeLiveOrNew(live: Obj, next: Obj): Managed {
+    const fromLive = (): Managed => {
+      try {
+        return decodeManagedFields(metadataOf(live)?.managedFields);
+      } catch {
+        return emptyManaged();
+      }
+    };
+    if (this.cfg.subresource !== '') return fromLive();
+    const requested = metadataOf(next)?.managedFields;
+    if (isResetManagedFields(requested)) return emptyManaged();
+    try {
+      const managed = decodeManagedFields(requested);
+      return managed.fields.size > 0 ? managed : fromLive();
+    } catch {
+      return fromLive();
+    }
+  }
+
+  private zero(): Obj {
+    return zeroObject(this.cfg.apiVersion, this.cfg.kind, this.cfg.type.atom) as Obj;
+  }
+
+  private timestamp(): string {
+    return `${this.cfg.now().toISOString().slice(0, 19)}Z`;
+  }
+
+  // objectGVKNN: `namespace/name; group/version, Kind=kind`.
+  private gvknn(obj: Obj): string {
+    const meta = metadataOf(obj);
+    return `${String(meta?.namespace ?? '')}/${String(meta?.name ?? '')}; ${gvkString(this.cfg.apiVersion, this.cfg.kind)}`;
+  }
+}
+
+/** schema.GroupVersionKind.String: `apps/v1, Kind=Deployment`, `/v1, Kind=ConfigMap`. */
+function gvkString(apiVersion: string, kind: string): string {
+  const slash = apiVersion.indexOf('/');
+  const gv = slash < 0 ? `/${apiVersion}` : apiVersion;
+  return `${gv}, Kind=${kind}`;
+}
+
+function metadataOf(obj: Obj): Record<string, unknown> | undefined {
+  return isPlainObject(obj.metadata) ? (obj.metadata as Record<string, unknown>) : undefined;
+}
+
+function hasUid(obj: Obj): boolean {
+  const uid = metadataOf(obj)?.uid;
+  return typeof uid === 'string' && uid !== '';
+}
+
+function withoutManagedFields(obj: Obj): Obj {
+  const meta = metadataOf(obj);
+  if (meta === undefined || !('managedFields' in meta)) return obj;
+  const { managedFields: _dropped, ...rest } = meta;
+  return { ...obj, metadata: rest };
+}
+
+function setManagedFields(obj: Obj, entries: unknown[] | undefined): void {
+  const meta = metadataOf(obj);
+  if (entries === undefined) {
+    if (meta !== undefined) delete meta.managedFields;
+    return;
+  }
+  if (meta === undefined) obj.metadata = { managedFields: entries };
+  else meta.managedFields = entries;
+}

@@ -1,0 +1,102 @@
+/**
+ * Typed validation (structured-merge-diff's validatingObjectWalker, run by AsTyped): every
+ * value has a type its schema allows, every key is declared (unless the map takes any key),
+ * every associative-list item can be named and no two items share a name.
+ */
+import { type PathElement, pathElementString } from '../path-element.js';
+import type { Atom, ListAtom, MapAtom, ScalarType } from '../typed-schema.js';
+import { describeValue, isMap } from '../value.js';
+import { fieldType, formOf, keyOf, ListItemError, listItemElement, TypedError } from './atoms.js';
+
+/** The typed errors of value against atom, in walk order (empty when it conforms). */
+export function validateTyped(value: unknown, atom: Atom): TypedError[] {
+  const errs: TypedError[] = [];
+  walk(value, atom, [], errs);
+  return errs;
+}
+
+function walk(v: unknown, atom: Atom, path: PathElement[], errs: TypedError[]): void {
+  const form = formOf(atom, v);
+  if (form === undefined) return;
+  if (form.kind === 'scalar') scalar(v, form.scalar, path, errs);
+  else if (form.kind === 'list') list(v, form.list, path, errs);
+  else map(v, form.map, path, errs);
+}
+
+function scalar(v: unknown, t: ScalarType, path: PathElement[], errs: TypedError[]): void {
+  if (v === null || v === undefined) return;
+  switch (t) {
+    case 'numeric':
+      if (typeof v !== 'number') errs.push(new TypedError(path, `expected numeric (int or float), got ${goTypeName(v)}`));
+      return;
+    case 'string':
+      if (typeof v !== 'string') errs.push(new TypedError(path, `expected string, got &value.valueUnstructured{Value:${goSharp(v)}}`));
+      return;
+    case 'boolean':
+      if (typeof v !== 'boolean') errs.push(new TypedError(path, `expected boolean, got &{${describeValue(v)}}`));
+      return;
+    default:
+      if (typeof v === 'object') errs.push(new TypedError(path, `expected any scalar, got &{${describeValue(v)}}`));
+  }
+}
+
+function list(v: unknown, t: ListAtom, path: PathElement[], errs: TypedError[]): void {
+  if (v === null || v === undefined) return;
+  if (!Array.isArray(v)) {
+    errs.push(new TypedError(path, `expected list, got &{${describeValue(v)}}`));
+    return;
+  }
+  const seen = new Set<string>();
+  for (let i = 0; i < v.length; i++) {
+    let pe: PathElement;
+    try {
+      pe = listItemElement(t, i, v[i]);
+    } catch (e) {
+      if (!(e instanceof ListItemError)) throw e;
+      // The item cannot be named, so nothing below it (nor after it) can be reported.
+      errs.push(new TypedError(path, `element ${i}: ${e.message}`));
+      return;
+    }
+    if (t.relationship === 'associative') {
+      if (seen.has(pe.id)) errs.push(new TypedError(path, `duplicate entries for key ${pathElementString(pe)}`));
+      seen.add(pe.id);
+    }
+    walk(v[i], t.elementType.atom, [...path, pe], errs);
+  }
+}
+
+function map(v: unknown, t: MapAtom, path: PathElement[], errs: TypedError[]): void {
+  if (v === null || v === undefined) return;
+  if (!isMap(v)) {
+    errs.push(new TypedError(path, `expected map, got &{${describeValue(v)}}`));
+    return;
+  }
+  for (const [key, child] of Object.entries(v)) {
+    const type = fieldType(t, key);
+    if (type === undefined) {
+      // Upstream stops at the first undeclared key of a map.
+      errs.push(new TypedError([...path, keyOf(key)], 'field not declared in schema'));
+      return;
+    }
+    walk(child, type, [...path, keyOf(key)], errs);
+  }
+}
+
+function goTypeName(v: unknown): string {
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int64' : 'float64';
+  if (Array.isArray(v)) return '[]interface {}';
+  return 'map[string]interface {}';
+}
+
+// Go's %#v of an unstructured value.
+function goSharp(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[]interface {}{${v.map(goSharp).join(', ')}}`;
+  if (isMap(v))
+    return `map[string]interface {}{${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}:${goSharp(x)}`)
+      .join(', ')}}`;
+  return String(v);
+}

@@ -1,0 +1,116 @@
+/**
+ * structured-merge-diff's merge.Updater (v4): how each write moves field ownership.
+ *
+ * - update (every non-apply write): the writer takes every field it added or changed; a
+ *   field it changed is taken from every other manager; removed fields leave everyone.
+ * - apply: the configuration is merged into the live object; fields the applier applied last
+ *   time and no longer applies are removed unless another manager owns them; changing a field
+ *   another manager owns is a conflict unless forced, which takes it from them.
+ *
+ * `ignored` holds the fields the write's strategy resets (status on the main resource, all but
+ * status on the status subresource): they are neither owned nor compared. Every manager is
+ * read at the request's own version: the served types have one schema per kind.
+ */
+import { FieldSet } from './field-set.js';
+import type { VersionedSet } from './managed-fields.js';
+import { ApplyConflicts, conflictsFromManagers } from './conflict.js';
+import { type Comparison, compareTyped, excludeFields, isSame } from './typed/compare.js';
+import { mergeTyped } from './typed/merge.js';
+import { removeItems } from './typed/remove.js';
+import { toFieldSet } from './typed/to-field-set.js';
+import type { Atom } from './typed-schema.js';
+
+export type Managers = Map<string, VersionedSet>;
+
+export class Updater {
+  constructor(
+    private readonly atom: Atom,
+    private readonly ignored?: FieldSet,
+  ) {}
+
+  private update(oldObj: unknown, newObj: unknown, managers: Managers, workflow: string, force: boolean): Comparison {
+    const compare = excludeFields(compareTyped(oldObj, newObj, this.atom), this.ignored);
+    const changed = compare.modified.union(compare.added);
+    const conflicts: Managers = new Map();
+    for (const [manager, vs] of managers) {
+      if (manager === workflow) continue;
+      const conflictSet = vs.set.intersection(changed);
+      if (!conflictSet.empty()) conflicts.set(manager, { set: conflictSet, apiVersion: vs.apiVersion, applied: false });
+    }
+    if (!force && conflicts.size > 0) throw new ApplyConflicts(conflictsFromManagers(conflicts));
+    for (const [manager, vs] of managers) {
+      if (manager === workflow) continue;
+      let set = vs.set;
+      const taken = conflicts.get(manager);
+      if (taken !== undefined) set = set.difference(taken.set);
+      if (!compare.removed.empty()) set = set.difference(compare.removed);
+      if (set !== vs.set) managers.set(manager, { ...vs, set });
+    }
+    for (const [manager, vs] of managers) if (vs.set.empty()) managers.delete(manager);
+    return compare;
+  }
+
+  /** Ownership after a non-apply write of newObj over liveObj by manager. */
+  updateOwnership(liveObj: unknown, newObj: unknown, version: string, current: ReadonlyMap<string, VersionedSet>, manager: string): Managers {
+    const managers: Managers = new Map(current);
+    const compare = this.update(liveObj, newObj, managers, manager, true);
+    const previous = managers.get(manager)?.set ?? new FieldSet();
+    let set = previous.union(compare.modified).union(compare.added).difference(compare.removed);
+    if (this.ignored !== undefined) set = set.recursiveDifference(this.ignored);
+    if (set.empty()) managers.delete(manager);
+    else managers.set(manager, { set, apiVersion: version, applied: false });
+    return managers;
+  }
+
+  /**
+   * Applies config over liveObj for manager: the merged object (undefined when nothing
+   * changed) and the new ownership; throws ApplyConflicts unless force.
+   */
+  apply(
+    liveObj: unknown,
+    config: unknown,
+    version: string,
+    current: ReadonlyMap<string, VersionedSet>,
+    manager: string,
+    force: boolean,
+  ): { object: unknown; managers: Managers } {
+    const managers: Managers = new Map(current);
+    let merged = mergeTyped(liveObj, config, this.atom);
+    const lastSet = managers.get(manager);
+    let set = toFieldSet(config, this.atom);
+    if (this.ignored !== undefined) set = set.recursiveDifference(this.ignored);
+    managers.set(manager, { set, apiVersion: version, applied: true });
+    merged = this.prune(merged, managers, lastSet);
+    const compare = this.update(liveObj, merged, managers, manager, force);
+    return { object: isSame(compare) ? undefined : merged, managers };
+  }
+
+  // Removes what the applier applied last time and not now, unless someone still owns it.
+  private prune(merged: unknown, managers: Managers, lastSet: VersionedSet | undefined): unknown {
+    if (lastSet === undefined || lastSet.set.empty()) return merged;
+    // Nothing left at the root is an empty object, not an absent one.
+    let pruned: unknown = removeItems(merged, lastSet.set, this.atom) ?? {};
+    pruned = this.addBackOwnedItems(merged, pruned, managers);
+    return this.addBackDanglingItems(merged, pruned, lastSet.set);
+  }
+
+  // Fields, list and map items other managers (or the new config) own come back.
+  private addBackOwnedItems(merged: unknown, pruned: unknown, managers: Managers): unknown {
+    let owned = new FieldSet();
+    for (const vs of managers.values()) owned = owned.union(vs.set);
+    const mergedSet = this.fieldSet(merged);
+    const prunedSet = this.fieldSet(pruned);
+    return removeItems(merged, mergedSet.difference(prunedSet.union(owned)), this.atom) ?? {};
+  }
+
+  // Only what the applier owned last time may go: unowned fields and updaters' fields come back.
+  private addBackDanglingItems(merged: unknown, pruned: unknown, last: FieldSet): unknown {
+    const prunedSet = this.fieldSet(pruned);
+    const mergedSet = this.fieldSet(merged);
+    return removeItems(merged, mergedSet.difference(prunedSet).intersection(last), this.atom) ?? {};
+  }
+
+  private fieldSet(v: unknown): FieldSet {
+    return v === undefined ? new FieldSet() : toFieldSet(v, this.atom);
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * The new, empty object of a kind as upstream's field manager sees it on create (the Go zero
+ * value of the type, converted to JSON): `metadata: {creationTimestamp: null}`, and every
+ * struct held by value (`spec`, `status`, a pod `template` and its `spec`...) present as a
+ * map, while pointers and omitempty fields are absent and a few required lists are null.
+ *
+ * Only presence matters here: a granular map or list the zero value already has is not owned
+ * as a whole by the creator (no `.` entry), one it lacks is. The OpenAPI schema does not say
+ * which fields Go holds by value, so this follows the built-in types' convention by name.
+ */
+import type { Atom } from './typed-schema.js';
+
+/** Struct fields built-in types hold by value (never omitted from their JSON). */
+const BY_VALUE = new Set(['metadata', 'spec', 'status', 'template', 'strategy', 'updateStrategy', 'jobTemplate', 'loadBalancer']);
+
+/** List fields built-in types marshal as null when empty (no omitempty): a pod's containers. */
+const NULL_WHEN_EMPTY = new Set(['containers']);
+
+/** The zero object of a kind of the given type. */
+export function zeroObject(apiVersion: string, kind: string, atom: Atom): Record<string, unknown> {
+  return { apiVersion, kind, ...zeroStruct(atom, 0) };
+}
+
+function zeroStruct(atom: Atom, depth: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const map = atom.map;
+  if (map === undefined || depth > 6) return out;
+  for (const [name, field] of map.fields) {
+    if (name === 'metadata' && field.type.atom.map?.fields.has('creationTimestamp')) {
+      out.metadata = { creationTimestamp: null };
+    } else if (BY_VALUE.has(name) && isStruct(field.type.atom)) {
+      out[name] = zeroStruct(field.type.atom, depth + 1);
+    } else if (NULL_WHEN_EMPTY.has(name) && field.type.atom.list !== undefined) {
+      out[name] = null;
+    }
+  }
+  return out;
+}
+
+function isStruct(atom: Atom): boolean {
+  return atom.map !== undefined && atom.map.fields.size > 0;
+}
