@@ -10,6 +10,7 @@
 //   golang-k8s-kube-openapi-dev test data;
 // - patch strategies and merge keys: scripts/schema-data/patch-strategies.json (the Go struct tags
 //   compiled into kubectl, placed on their types);
+// - field defaults of list-map keys (ports' protocol): scripts/schema-data/defaults.json;
 // - list types, list-map keys, atomic maps and structs: scripts/schema-data/ssa-hints.json (the
 //   structured-merge-diff schema client-go carries).
 // Run after a build: `node scripts/gen-schema-definitions.mjs`.
@@ -107,6 +108,8 @@ function modelFor(defName, fieldNames) {
 const patchStrategies = JSON.parse(readFileSync(join(DATA, 'patch-strategies.json'), 'utf8'));
 /** Descriptions client-node's models lack (fields that are references, special types), from 1.14's swagger. */
 const oldDescriptions = JSON.parse(readFileSync(join(DATA, 'descriptions-1.14.json'), 'utf8'));
+/** Field defaults upstream declares in its schema (`+default=` markers; apply needs them for list-map keys). */
+const schemaDefaults = JSON.parse(readFileSync(join(DATA, 'defaults.json'), 'utf8'));
 const ssaHints = existsSync(join(DATA, 'ssa-hints.json')) ? JSON.parse(readFileSync(join(DATA, 'ssa-hints.json'), 'utf8')) : {};
 
 // ---- walk the messages ----
@@ -170,6 +173,7 @@ function define(type) {
     const patch = patchStrategies[name]?.[key];
     if (patch?.strategy) prop['x-kubernetes-patch-strategy'] = patch.strategy;
     if (patch?.mergeKey) prop['x-kubernetes-patch-merge-key'] = patch.mergeKey;
+    if (schemaDefaults[name]?.[key] !== undefined) prop.default = schemaDefaults[name][key];
     const hint = ssaHints[name]?.fields?.[key];
     if (hint?.listType) prop['x-kubernetes-list-type'] = hint.listType;
     if (hint?.keys) prop['x-kubernetes-list-map-keys'] = hint.keys;

@@ -82,9 +82,10 @@ export interface ResourceDefinition {
   verbs?: readonly Verb[];
   /**
    * Subresources; `status` shares the object, writes touch only `.status`; `finalize`
-   * (namespaces) writes only `spec.finalizers`.
+   * (namespaces) writes only `spec.finalizers`; `binding` (pods) is a create-only Binding
+   * that assigns the pod to a node.
    */
-  subresources?: { status?: boolean; finalize?: boolean };
+  subresources?: { status?: boolean; finalize?: boolean; binding?: boolean };
   nameRule: NameRule;
   /**
    * Storage shared with another definition: its group stem and plural. Keys are

@@ -14,6 +14,8 @@ export type AdmitFn = (obj: Obj, old: Obj | undefined) => Promise<void> | void;
 
 export interface WriteOptions {
   dryRun: boolean;
+  /** Runs after defaulting, before prepareFor* and validation; may change obj (mutating admission). */
+  mutate?: AdmitFn;
   /** Runs after validation, before the write (validating admission). */
   admit?: AdmitFn;
 }

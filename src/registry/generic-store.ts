@@ -1,7 +1,8 @@
 /**
  * The generic resource store: create, get, update and delete of one resource type over the
- * Store, in upstream's order (prepare -> validate -> admit -> write). Type-specific behaviour
- * comes only from the definition's strategy and behaviour flags.
+ * Store, in upstream's order (defaults -> mutating admission -> prepare -> validate ->
+ * validating admission -> write). Type-specific behaviour comes only from the definition's
+ * strategy and behaviour flags.
  */
 import { randomUUID } from 'node:crypto';
 import type { Store, KeyValue, RangeOptions, RangeResult } from '../storage/interface.js';
@@ -32,7 +33,7 @@ import type { CacheEntry, ToEntry } from '../storage/cacher/types.js';
 import { entryEncoder } from './cache-entry.js';
 import type { ReadPlan } from './read-options.js';
 import { toStatusError } from './storage-errors.js';
-import type { DeleteOptions, RequestContext, UpdateOptions, WriteOptions } from './context.js';
+import type { AdmitFn, DeleteOptions, RequestContext, UpdateOptions, WriteOptions } from './context.js';
 import { pendingFinalizers, prepareForDeletion } from './finalization.js';
 
 /** How many names generateName tries before giving up, as upstream's retry on collision. */
@@ -153,13 +154,15 @@ export class GenericStore {
       delete meta.namespace;
     }
     this.info.def.strategy?.defaults?.(obj, this.strategyContext(ctx));
+    await opts.mutate?.(obj, undefined);
     this.prepareServerFields(meta, ctx.now);
     if (this.info.def.subresources?.status && !this.info.def.behaviour?.keepStatusOnCreate) delete obj.status;
     if (this.info.def.behaviour?.generation) meta.generation = 1;
-    this.info.def.strategy?.prepareForCreate?.(obj, this.strategyContext(ctx));
-
+    // The name is generated before prepareForCreate, so a strategy can use it (a Job's job-name label).
     const generating = (meta.name === undefined || meta.name === '') && typeof meta.generateName === 'string' && meta.generateName !== '';
     if (generating) meta.name = generateName(meta.generateName as string);
+    this.info.def.strategy?.prepareForCreate?.(obj, this.strategyContext(ctx));
+
     const errs = [...validateObjectMeta(meta, this.metaRules), ...(this.info.def.strategy?.validate?.(obj, this.strategyContext(ctx)) ?? [])];
     if (errs.length > 0) throw this.invalid(meta.name ?? '', errs);
     await opts.admit?.(obj, undefined);
@@ -210,7 +213,7 @@ export class GenericStore {
       if (!kv) throw notFound(this.info.groupResource, name);
       const current = this.decode(kv);
       const proposed = await transform(structuredClone(current));
-      const next = this.prepareUpdate(ctx, namespace, name, proposed, current, opts.subresource);
+      const next = await this.prepareUpdate(ctx, namespace, name, proposed, current, opts.subresource, opts.mutate);
       await opts.admit?.(next, current);
       if (deepEqual(next, current)) return { obj: current, created: false };
       const nextMeta = metaOf(next);
@@ -238,7 +241,15 @@ export class GenericStore {
   }
 
   /** Applies the update rules to a proposed object: precondition, server fields, status split, validation. */
-  private prepareUpdate(ctx: RequestContext, namespace: string, name: string, proposed: Obj, current: Obj, subresource: string): Obj {
+  private async prepareUpdate(
+    ctx: RequestContext,
+    namespace: string,
+    name: string,
+    proposed: Obj,
+    current: Obj,
+    subresource: string,
+    mutate?: AdmitFn,
+  ): Promise<Obj> {
     if (!isPlainObject(proposed)) throw badRequest('the body of the request must be an object');
     const meta = metaOf(proposed);
     const curMeta = metaOf(current);
@@ -258,13 +269,16 @@ export class GenericStore {
     }
     const sctx = this.strategyContext(ctx, subresource);
     this.info.def.strategy?.defaults?.(proposed, sctx);
+    await mutate?.(proposed, current);
     let next: Obj;
     const owned = SUBRESOURCE_FIELDS[subresource];
     if (owned !== undefined) {
       // A subresource write changes only the field it owns (upstream's ResetObjectMetaForStatus
       // plus spec reset for status; spec.finalizers for namespaces/finalize).
       next = structuredClone(current);
-      copyPath(next, proposed, owned);
+      for (const path of owned) copyPath(next, proposed, path);
+      // The ownership records of the write, which the field manager kept on the proposed object.
+      copyPath(next, proposed, ['metadata', 'managedFields']);
     } else {
       next = proposed;
       if (this.info.def.subresources?.status) {
@@ -342,7 +356,16 @@ export class GenericStore {
 }
 
 /** The field each writable subresource owns. */
-const SUBRESOURCE_FIELDS: Readonly<Record<string, readonly string[]>> = { status: ['status'], finalize: ['spec', 'finalizers'] };
+const SUBRESOURCE_FIELDS: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  status: [['status']],
+  finalize: [['spec', 'finalizers']],
+  // A pod binding assigns the node and records it (upstream's BindingREST).
+  binding: [
+    ['spec', 'nodeName'],
+    ['metadata', 'annotations'],
+    ['status', 'conditions'],
+  ],
+};
 
 /** Sets target's value at path to source's, deleting it when absent or an empty list (Go's omitempty). */
 function copyPath(target: Record<string, unknown>, source: Record<string, unknown>, path: readonly string[]): void {

@@ -10,6 +10,7 @@ import { bootstrapNamespaces, bootstrapPriorityClasses } from '../registry/boots
 import { startEventExpiry } from '../registry/event-expiry.js';
 import { admissionChain } from '../admission/admission.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
+import { priorityAdmission } from '../admission/priority.js';
 import { privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/authorizer.js';
 import { buildDiscovery } from './discovery.js';
 import { hookCheck, type HealthCheck } from './health.js';
@@ -32,6 +33,8 @@ export interface ApiServerOptions {
   livezGracePeriodMs: number;
   /** How long the watch caches keep events for resuming watches. */
   watchHistoryMs: number;
+  /** Feature gates (`--feature-gates`); ServerSideApply defaults to on. */
+  featureGates?: Readonly<Record<string, boolean>>;
   now?: () => number;
 }
 
@@ -53,7 +56,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const registry = new Registry(ALL_RESOURCES, brand, store, { historyMs: opts.watchHistoryMs });
   await registry.startCaches();
   const authorizer = unionAuthorizer([privilegedGroupAuthorizer]);
-  const admission = admissionChain([namespaceLifecycle(registry)]);
+  const priority = priorityAdmission(registry);
+  const admission = admissionChain([namespaceLifecycle(registry), priority], [priority]);
 
   const hooks = {
     bootstrap: hookCheck('poststarthook/bootstrap-controller'),
@@ -105,6 +109,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     version: versionInfo(),
     health,
     shuttingDown: shutdownSignal,
+    serverSideApply: opts.featureGates?.ServerSideApply !== false,
   });
 
   await bootstrapNamespaces(registry);

@@ -29,7 +29,7 @@ export function fieldValidationOf(r: ResourceRequest, optionsKind: 'CreateOption
 const definitionNames = new WeakMap<ResourceInfo, string | undefined>();
 
 /** The schema definition of a resource's kind (undefined for a type without one). */
-function definitionOf(info: ResourceInfo): string | undefined {
+export function definitionOf(info: ResourceInfo): string | undefined {
   if (!definitionNames.has(info)) {
     const def = info.def;
     definitionNames.set(info, apiSchemas().nameOfKind(upstreamGroup(def.groupStem, def.branded), def.version, def.kind));

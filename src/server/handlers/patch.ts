@@ -1,26 +1,59 @@
 /**
- * PATCH of one object: JSON patch and JSON merge patch applied to the current object inside
- * the update loop, so a concurrent write makes the patch re-apply, never lose an update.
+ * PATCH of one object: JSON patch, JSON merge patch and strategic merge patch applied to the
+ * current object inside the update loop, so a concurrent write makes the patch re-apply, never
+ * lose an update.
  */
+import { apiSchemas } from '../../api/schema/index.js';
 import { applyJsonPatch } from '../../apply/json-patch.js';
 import { mergePatch } from '../../apply/merge-patch.js';
+import { PatchSchema, strategicMergePatch } from '../../apply/strategic-merge-patch.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest, invalid, invalidObject, unsupportedMediaType } from '../../machinery/status.js';
 import { exceedsDepth, MAX_JSON_DEPTH, objectShapeError } from '../../machinery/object-shape.js';
 import { readBody } from '../http.js';
-import { fieldValidationOf, readFieldsAs } from './field-validation.js';
-import { admitFor, dryRunOf, type ResourceRequest, writeStored } from './resource-request.js';
+import { definitionOf, fieldValidationOf, readFieldsAs } from './field-validation.js';
+import { APPLY_PATCH, handleApply, patchOptionsOf } from './apply.js';
+import { trackWrite } from './field-management.js';
+import { admitFor, mutateFor, dryRunOf, type ResourceRequest, writeStored } from './resource-request.js';
 
 const JSON_PATCH = 'application/json-patch+json';
 const MERGE_PATCH = 'application/merge-patch+json';
 export const PATCH_TYPES = [JSON_PATCH, MERGE_PATCH];
+const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
+
+/**
+ * The schema strategic merge patch reads for the request's kind. Upstream serves that patch
+ * type only for types with Go structs (their patch tags); a type without a definition here (a
+ * custom resource) has none, and the type is refused as upstream refuses it.
+ */
+function strategicSchemaOf(r: ResourceRequest): PatchSchema | undefined {
+  const name = definitionOf(r.store.info);
+  return name === undefined ? undefined : PatchSchema.forDefinition(apiSchemas(), name);
+}
+
+/** The patch types a resource accepts, in upstream's order (strategic after merge patch). */
+function acceptedPatchTypes(strategic: PatchSchema | undefined): string[] {
+  if (strategic === undefined) return PATCH_TYPES;
+  const at = PATCH_TYPES.indexOf(MERGE_PATCH) + 1;
+  return [...PATCH_TYPES.slice(0, at), STRATEGIC_MERGE_PATCH, ...PATCH_TYPES.slice(at)];
+}
+
+/** Go's name of a JSON value's type in an UnmarshalTypeError. */
+function jsonKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  return typeof v === 'boolean' ? 'bool' : typeof v;
+}
 
 /** Applies the body as a patch of the request's Content-Type. */
 export async function handlePatch(r: ResourceRequest): Promise<void> {
   const type = mediaTypeEssence(r.req.headers['content-type'] as string | undefined);
-  if (!PATCH_TYPES.includes(type)) throw unsupportedMediaType(PATCH_TYPES);
+  const strategic = strategicSchemaOf(r);
+  const accepted = [...acceptedPatchTypes(strategic), ...(r.serverSideApply ? [APPLY_PATCH] : [])];
+  if (!accepted.includes(type)) throw unsupportedMediaType(accepted);
+  if (type === APPLY_PATCH) return handleApply(r);
   const dryRun = dryRunOf(r.query);
+  patchOptionsOf(r, false);
   const fieldValidation = fieldValidationOf(r, 'PatchOptions');
   const raw = (await readBody(r.req)).toString('utf8');
   let patch: unknown;
@@ -30,10 +63,20 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     throw badRequest(`error decoding patch: ${e instanceof Error ? e.message : String(e)}`);
   }
   if (type === MERGE_PATCH && !isPlainObject(patch)) throw badRequest('json: cannot unmarshal into Go value of type map[string]interface {}');
+  // Upstream decodes a strategic merge patch into a map: null is an empty patch.
+  if (type === STRATEGIC_MERGE_PATCH && patch !== null && !isPlainObject(patch)) {
+    throw badRequest(`json: cannot unmarshal ${jsonKind(patch)} into Go value of type map[string]interface {}`);
+  }
   if (exceedsDepth(patch)) throw badRequest(`error decoding patch: json: exceeded max depth of ${MAX_JSON_DEPTH}`);
   const info = r.store.info;
   const transform = (current: Obj): Obj => {
-    const patched = (type === JSON_PATCH ? applyJsonPatch(current, patch) : mergePatch(current, patch)) as Obj;
+    const patched = (
+      type === JSON_PATCH
+        ? applyJsonPatch(current, patch)
+        : type === STRATEGIC_MERGE_PATCH && strategic !== undefined
+          ? strategicMergePatch(current, (patch ?? {}) as Obj, strategic)
+          : mergePatch(current, patch)
+    ) as Obj;
     if (!isPlainObject(patched)) throw badRequest('the patched object is not an object');
     if (patched.apiVersion !== info.apiVersion || patched.kind !== info.kind) {
       throw badRequest(`the API version or kind of the patched object does not match: ${String(patched.apiVersion)}, Kind=${String(patched.kind)}`);
@@ -41,9 +84,14 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     // As upstream, a patched object its types cannot hold is 422 Invalid on `patch`.
     const shape = objectShapeError(patched);
     if (shape !== undefined) throw invalidObject(info.kind, info.group, r.name, [invalid('patch', '', shape)]);
-    readFieldsAs(r, patched, fieldValidation, type === MERGE_PATCH ? raw : undefined, raw);
-    return patched;
+    readFieldsAs(r, patched, fieldValidation, type === MERGE_PATCH || type === STRATEGIC_MERGE_PATCH ? raw : undefined, raw);
+    return trackWrite(r, current, patched);
   };
-  const { obj } = await r.store.guaranteedUpdate(r.ctx, r.namespace, r.name, transform, { dryRun, subresource: r.subresource, admit: admitFor(r, 'UPDATE') });
+  const { obj } = await r.store.guaranteedUpdate(r.ctx, r.namespace, r.name, transform, {
+    dryRun,
+    subresource: r.subresource,
+    mutate: mutateFor(r, 'UPDATE'),
+    admit: admitFor(r, 'UPDATE'),
+  });
   writeStored(r, 200, obj, dryRun);
 }

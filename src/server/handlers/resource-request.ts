@@ -35,6 +35,8 @@ export interface ResourceRequest {
   output: Output;
   /** Resolves when the server begins shutting down (watches end then). */
   shuttingDown: Promise<void>;
+  /** The ServerSideApply feature gate: apply patches and managedFields tracking. */
+  serverSideApply: boolean;
 }
 
 /** A decoded request body, and its text when it was JSON (for repeated-key checks). */
@@ -136,6 +138,21 @@ export function listOptionsOf(query: URLSearchParams): ListOptions {
 }
 
 export { intParam };
+
+/** The mutating-admission callback for a write of this request. */
+export function mutateFor(r: ResourceRequest, operation: 'CREATE' | 'UPDATE'): AdmitFn {
+  return (obj, old) =>
+    r.admission.admit({
+      operation,
+      resource: r.store.info,
+      namespace: r.namespace,
+      name: r.name,
+      subresource: r.subresource,
+      object: obj,
+      oldObject: old,
+      ctx: r.ctx,
+    });
+}
 
 /** The validating-admission callback for a write of this request. */
 export function admitFor(r: ResourceRequest, operation: 'CREATE' | 'UPDATE' | 'DELETE'): AdmitFn {
