@@ -278,7 +278,7 @@ describe('server-side apply and field ownership', () => {
       const name = await apply(`${CM}/url-name`, 'alice', configMap('body-name', {}));
       assert.deepEqual([name.status, name.json.message], [400, 'the name of the object (body-name) does not match the name on the URL (url-name)']);
       const unknown = await apply(`${CM}/unknown`, 'alice', { ...configMap('unknown', {}), spec: { x: 1 } });
-      assert.equal(unknown.status, 500);
+      assert.equal(unknown.status, 400);
       assert.equal(unknown.json.message, 'failed to create typed patch object (/unknown; /v1, Kind=ConfigMap): .spec: field not declared in schema');
     });
 

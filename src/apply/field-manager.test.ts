@@ -171,7 +171,7 @@ describe('FieldManager.apply', () => {
     const typed = status(() => fm().apply(undefined, obj({ replicas: 1, bogus: true }, { namespace: 'ns' }), 'a', false));
     assert.deepEqual(
       [typed.code, typed.message],
-      [500, 'failed to create typed patch object (ns/x; test/v1, Kind=Root): .spec.bogus: field not declared in schema'],
+      [400, 'failed to create typed patch object (ns/x; test/v1, Kind=Root): .spec.bogus: field not declared in schema'],
     );
   });
 

@@ -167,7 +167,9 @@ export class FieldManager {
     const meta = metadataOf(config);
     if (meta?.managedFields !== undefined && meta.managedFields !== null) throw badRequest('metadata.managedFields must be nil');
     const patchErrors = validateTyped(config, this.cfg.type.atom);
-    if (patchErrors.length > 0) throw internal(`failed to create typed patch object (${this.gvknn(config)}): ${typedErrorsMessage(patchErrors)}`);
+    // Upstream 1.25 answers this with a reasonless 500; it is the client's configuration that is
+    // wrong, so orch answers 400 (DESIGN: bad input never yields a 500), with upstream's text.
+    if (patchErrors.length > 0) throw badRequest(`failed to create typed patch object (${this.gvknn(config)}): ${typedErrorsMessage(patchErrors)}`);
     this.typed(live, 'live');
     const { object, managers } = this.updater.apply(live, config, this.cfg.apiVersion, managed.fields, id, force);
     managed.fields = managers;
