@@ -3,27 +3,14 @@
  * StatefulSets, DaemonSets and ControllerRevisions answer 422 Invalid with upstream's causes.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { request, startTestCluster, type RawResponse, type TestCluster } from './helpers/cluster.js';
+import { describe, it } from 'node:test';
+import { clusterClient, MERGE } from './helpers/cluster-client.js';
 import { assertInvalid, assertInvalidExactly, assertOk } from './helpers/invalid.js';
 
-let cluster: TestCluster;
 const NS = 'apps-v';
 const APPS = `/apis/apps/v1/namespaces/${NS}`;
-const MERGE = { 'content-type': 'application/merge-patch+json' };
 
-before(async () => {
-  cluster = await startTestCluster();
-  assertOk(await call('POST', '/api/v1/namespaces', { metadata: { name: NS } }), 201);
-});
-
-after(async () => {
-  await cluster?.close();
-});
-
-function call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<RawResponse> {
-  return request(cluster, method, path, { body: body as object | undefined, headers });
-}
+const call = clusterClient({}, NS);
 
 const LABELS = { app: 'web' };
 const SELECTOR_MISMATCH = 'Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`';

@@ -1,23 +1,12 @@
 /** autoscaling/v1 HorizontalPodAutoscaler defaulting and validation through HTTP, as upstream 1.25. */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { request, startTestCluster, type RawResponse, type TestCluster } from './helpers/cluster.js';
+import { describe, it } from 'node:test';
+import { clusterClient } from './helpers/cluster-client.js';
 import { assertInvalidExactly, assertOk } from './helpers/invalid.js';
 
-let cluster: TestCluster;
 const HPAS = '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers';
 
-before(async () => {
-  cluster = await startTestCluster();
-});
-
-after(async () => {
-  await cluster?.close();
-});
-
-function call(method: string, path: string, body?: unknown): Promise<RawResponse> {
-  return request(cluster, method, path, { body: body as object | undefined });
-}
+const call = clusterClient();
 
 const TARGET = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' };
 

@@ -4,30 +4,17 @@
  * robfig/cron's standard parser, time zones, name length, job template rules).
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { KUBERNETES_BRAND, ORCH_BRAND } from '../src/machinery/brand.js';
-import { request, startTestCluster, type RawResponse, type TestCluster } from './helpers/cluster.js';
+import { clusterClient, MERGE } from './helpers/cluster-client.js';
 import { assertInvalid, assertInvalidExactly, assertOk } from './helpers/invalid.js';
 
-let cluster: TestCluster;
-let compat: TestCluster;
 const NS = 'batch-v';
 const BATCH = `/apis/batch/v1/namespaces/${NS}`;
-const MERGE = { 'content-type': 'application/merge-patch+json' };
 
-before(async () => {
-  [cluster, compat] = await Promise.all([startTestCluster(), startTestCluster({ kubernetesCompat: true })]);
-  assertOk(await call('POST', '/api/v1/namespaces', { metadata: { name: NS } }), 201);
-  assertOk(await call('POST', '/api/v1/namespaces', { metadata: { name: NS } }, undefined, compat), 201);
-});
-
-after(async () => {
-  await Promise.all([cluster?.close(), compat?.close()]);
-});
-
-function call(method: string, path: string, body?: unknown, headers?: Record<string, string>, on: TestCluster = cluster): Promise<RawResponse> {
-  return request(on, method, path, { body: body as object | undefined, headers });
-}
+const call = clusterClient({}, NS);
+/** A cluster that spells upstream's names (--kubernetes-compat). */
+const compatCall = clusterClient({ kubernetesCompat: true }, NS);
 
 function podTemplate(extraSpec: Record<string, unknown> = {}, labels?: Record<string, string>): Record<string, unknown> {
   return { ...(labels ? { metadata: { labels } } : {}), spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }], ...extraSpec } };
@@ -64,7 +51,7 @@ describe('Job', () => {
     const j = assertOk(await call('POST', `${BATCH}/jobs`, { metadata: { generateName: 'gen-' }, spec: { template: podTemplate() } }), 201);
     assert.match(j.metadata.name, /^gen-[a-z0-9]{5}$/);
     assert.equal(j.spec.template.metadata.labels['job-name'], j.metadata.name);
-    const k = assertOk(await call('POST', `${BATCH}/jobs`, job('compat'), undefined, compat), 201);
+    const k = assertOk(await compatCall('POST', `${BATCH}/jobs`, job('compat')), 201);
     assert.equal(k.metadata.annotations[`batch.${KUBERNETES_BRAND.labelDomain}/job-tracking`], '');
   });
 

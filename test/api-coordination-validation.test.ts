@@ -1,23 +1,11 @@
 /** coordination/v1 Lease validation through HTTP, as upstream 1.25. */
-import { after, before, describe, it } from 'node:test';
-import { request, startTestCluster, type RawResponse, type TestCluster } from './helpers/cluster.js';
+import { describe, it } from 'node:test';
+import { clusterClient, MERGE } from './helpers/cluster-client.js';
 import { assertInvalidExactly, assertOk } from './helpers/invalid.js';
 
-let cluster: TestCluster;
 const LEASES = '/apis/coordination.orch.io/v1/namespaces/default/leases';
-const MERGE = { 'content-type': 'application/merge-patch+json' };
 
-before(async () => {
-  cluster = await startTestCluster();
-});
-
-after(async () => {
-  await cluster?.close();
-});
-
-function call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<RawResponse> {
-  return request(cluster, method, path, { body: body as object | undefined, headers });
-}
+const call = clusterClient();
 
 describe('Lease', () => {
   it('needs a positive duration and non-negative transitions', async () => {

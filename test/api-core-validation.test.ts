@@ -3,50 +3,33 @@
  * 422 Invalid whose details.causes name the field and carry upstream's message; decode errors
  * are 400s; pod binding and Priority admission behave as upstream's.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { request, startTestCluster, type RawResponse, type TestCluster } from './helpers/cluster.js';
-
-let cluster: TestCluster;
-
-before(async () => {
-  cluster = await startTestCluster();
-});
-
-after(async () => {
-  await cluster?.close();
-});
+import type { RawResponse } from './helpers/cluster.js';
+import { clusterClient, MERGE } from './helpers/cluster-client.js';
+import { assertOk, invalidCauses, type StatusCause } from './helpers/invalid.js';
 
 const NS = '/api/v1/namespaces/default';
-const MERGE = { 'content-type': 'application/merge-patch+json' };
 
-function call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<RawResponse> {
-  return request(cluster, method, path, { body: body as object | undefined, headers });
-}
+const call = clusterClient();
 
-function ok(r: RawResponse, code = 201): any {
-  assert.equal(r.status, code, `expected ${code}, got ${r.status}: ${r.text.slice(0, 800)}`);
-  return r.json;
-}
+/** Asserts r succeeded, 201 Created unless told, and returns its body. */
+const ok = (r: RawResponse, code = 201): any => assertOk(r, code);
 
-interface Cause {
-  reason: string;
-  field: string;
-  message: string;
-}
-
-/** Asserts a 422 Invalid for kind and returns its causes. */
-function invalid(r: RawResponse, kind: string): Cause[] {
-  assert.equal(r.status, 422, `expected 422, got ${r.status}: ${r.text.slice(0, 800)}`);
-  assert.equal(r.json.reason, 'Invalid');
-  assert.equal(r.json.details.kind, kind);
-  return r.json.details.causes;
+/** Asserts a pod is refused as invalid and returns its causes. */
+async function invalidPod(body: Record<string, unknown>): Promise<StatusCause[]> {
+  return invalidCauses(await call('POST', `${NS}/pods`, body), 'Pod');
 }
 
 /** Asserts that one cause has this field, reason and message. */
-function hasCause(causes: Cause[], field: string, reason: string, message: string): void {
+function hasCause(causes: StatusCause[], field: string, reason: string, message: string): void {
   const hit = causes.find((c) => c.field === field && c.reason === reason && c.message === message);
   assert.ok(hit, `no ${reason} cause at ${field} saying ${JSON.stringify(message)} in ${JSON.stringify(causes, null, 1)}`);
+}
+
+/** Asserts every [field, reason, message] is among the causes. */
+function hasCauses(causes: StatusCause[], expected: [field: string, reason: string, message: string][]): void {
+  for (const [field, reason, message] of expected) hasCause(causes, field, reason, message);
 }
 
 function pod(name: string, spec: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -143,7 +126,7 @@ describe('Pod defaults', () => {
 
 describe('Pod validation', () => {
   it('containers are required', async () => {
-    const causes = invalid(await call('POST', `${NS}/pods`, pod('nocontainers', { containers: [] })), 'Pod');
+    const causes = await invalidPod(pod('nocontainers', { containers: [] }));
     hasCause(causes, 'spec.containers', 'FieldValueRequired', 'Required value');
   });
 
@@ -162,22 +145,26 @@ describe('Pod validation', () => {
         container({}),
       ],
     });
-    const causes = invalid(await call('POST', `${NS}/pods`, body), 'Pod');
-    hasCause(causes, 'spec.containers[0].name', 'FieldValueInvalid', `Invalid value: "Bad_Name": ${RFC1123_LABEL}`);
-    hasCause(causes, 'spec.containers[0].image', 'FieldValueRequired', 'Required value');
-    hasCause(causes, 'spec.containers[0].ports[0].containerPort', 'FieldValueInvalid', 'Invalid value: 70000: must be between 1 and 65535, inclusive');
-    hasCause(causes, 'spec.containers[0].ports[1].name', 'FieldValueDuplicate', 'Duplicate value: "web"');
-    hasCause(causes, 'spec.containers[0].ports[1].containerPort', 'FieldValueRequired', 'Required value');
-    hasCause(causes, 'spec.containers[0].ports[1].protocol', 'FieldValueNotSupported', 'Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"');
-    hasCause(causes, 'spec.containers[2].name', 'FieldValueDuplicate', 'Duplicate value: "app"');
+    const causes = await invalidPod(body);
+    hasCauses(causes, [
+      ['spec.containers[0].name', 'FieldValueInvalid', `Invalid value: "Bad_Name": ${RFC1123_LABEL}`],
+      ['spec.containers[0].image', 'FieldValueRequired', 'Required value'],
+      ['spec.containers[0].ports[0].containerPort', 'FieldValueInvalid', 'Invalid value: 70000: must be between 1 and 65535, inclusive'],
+      ['spec.containers[0].ports[1].name', 'FieldValueDuplicate', 'Duplicate value: "web"'],
+      ['spec.containers[0].ports[1].containerPort', 'FieldValueRequired', 'Required value'],
+      ['spec.containers[0].ports[1].protocol', 'FieldValueNotSupported', 'Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"'],
+      ['spec.containers[2].name', 'FieldValueDuplicate', 'Duplicate value: "app"'],
+    ]);
   });
 
   it('requests may not exceed limits; resource names are standard', async () => {
     const body = pod('bad-resources', { containers: [container({ resources: { limits: { cpu: '1' }, requests: { cpu: '2', gpu: '1' } } })] });
-    const causes = invalid(await call('POST', `${NS}/pods`, body), 'Pod');
-    hasCause(causes, 'spec.containers[0].resources.requests', 'FieldValueInvalid', 'Invalid value: "2": must be less than or equal to cpu limit');
-    hasCause(causes, 'spec.containers[0].resources.requests[gpu]', 'FieldValueInvalid', 'Invalid value: "gpu": must be a standard resource for containers');
-    const negative = invalid(await call('POST', `${NS}/pods`, pod('neg', { containers: [container({ resources: { requests: { memory: '-1' } } })] })), 'Pod');
+    const causes = await invalidPod(body);
+    hasCauses(causes, [
+      ['spec.containers[0].resources.requests', 'FieldValueInvalid', 'Invalid value: "2": must be less than or equal to cpu limit'],
+      ['spec.containers[0].resources.requests[gpu]', 'FieldValueInvalid', 'Invalid value: "gpu": must be a standard resource for containers'],
+    ]);
+    const negative = await invalidPod(pod('neg', { containers: [container({ resources: { requests: { memory: '-1' } } })] }));
     hasCause(negative, 'spec.containers[0].resources.requests[memory]', 'FieldValueInvalid', 'Invalid value: "-1": must be greater than or equal to 0');
   });
 
@@ -192,23 +179,25 @@ describe('Pod validation', () => {
       ],
       activeDeadlineSeconds: 0,
     });
-    const causes = invalid(await call('POST', `${NS}/pods`, body), 'Pod');
-    hasCause(causes, 'spec.restartPolicy', 'FieldValueNotSupported', 'Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"');
-    hasCause(
-      causes,
-      'spec.dnsPolicy',
-      'FieldValueNotSupported',
-      'Unsupported value: "Magic": supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"',
-    );
+    const causes = await invalidPod(body);
+    hasCauses(causes, [
+      ['spec.restartPolicy', 'FieldValueNotSupported', 'Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"'],
+      [
+        'spec.dnsPolicy',
+        'FieldValueNotSupported',
+        'Unsupported value: "Magic": supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"',
+      ],
+    ]);
     assert.ok(causes.some((c) => c.field === 'spec.nodeSelector' && c.message.startsWith('Invalid value: "bad key!": name part must consist of')));
-    hasCause(causes, 'spec.tolerations[0].operator', 'FieldValueNotSupported', 'Unsupported value: "Maybe": supported values: "Equal", "Exists"');
-    hasCause(
-      causes,
-      'spec.tolerations[1].operator',
-      'FieldValueInvalid',
-      'Invalid value: "Equal": operator must be Exists when `key` is empty, which means "match all values and all keys"',
-    );
-    hasCause(causes, 'spec.activeDeadlineSeconds', 'FieldValueInvalid', 'Invalid value: 0: must be between 1 and 2147483647, inclusive');
+    hasCauses(causes, [
+      ['spec.tolerations[0].operator', 'FieldValueNotSupported', 'Unsupported value: "Maybe": supported values: "Equal", "Exists"'],
+      [
+        'spec.tolerations[1].operator',
+        'FieldValueInvalid',
+        'Invalid value: "Equal": operator must be Exists when `key` is empty, which means "match all values and all keys"',
+      ],
+      ['spec.activeDeadlineSeconds', 'FieldValueInvalid', 'Invalid value: 0: must be between 1 and 2147483647, inclusive'],
+    ]);
   });
 
   it('volumes: names, exactly one source, mounts refer to volumes', async () => {
@@ -228,26 +217,29 @@ describe('Pod validation', () => {
         }),
       ],
     });
-    const causes = invalid(await call('POST', `${NS}/pods`, body), 'Pod');
-    hasCause(causes, 'spec.volumes[0].hostPath', 'FieldValueForbidden', 'Forbidden: may not specify more than 1 volume type');
-    hasCause(causes, 'spec.volumes[1].name', 'FieldValueInvalid', `Invalid value: "Bad": ${RFC1123_LABEL}`);
-    hasCause(causes, 'spec.volumes[3].name', 'FieldValueDuplicate', 'Duplicate value: "ok"');
-    hasCause(causes, 'spec.containers[0].volumeMounts[0].name', 'FieldValueNotFound', 'Not found: "missing"');
-    hasCause(causes, 'spec.containers[0].volumeMounts[1].mountPath', 'FieldValueInvalid', 'Invalid value: "/a": must be unique');
+    const causes = await invalidPod(body);
+    hasCauses(causes, [
+      ['spec.volumes[0].hostPath', 'FieldValueForbidden', 'Forbidden: may not specify more than 1 volume type'],
+      ['spec.volumes[1].name', 'FieldValueInvalid', `Invalid value: "Bad": ${RFC1123_LABEL}`],
+      ['spec.volumes[3].name', 'FieldValueDuplicate', 'Duplicate value: "ok"'],
+      ['spec.containers[0].volumeMounts[0].name', 'FieldValueNotFound', 'Not found: "missing"'],
+      ['spec.containers[0].volumeMounts[1].mountPath', 'FieldValueInvalid', 'Invalid value: "/a": must be unique'],
+    ]);
   });
 
   it('env var names and sources', async () => {
     const body = pod('bad-env', {
       containers: [container({ env: [{ name: '1BAD' }, { name: 'X', value: 'v', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] })],
     });
-    const causes = invalid(await call('POST', `${NS}/pods`, body), 'Pod');
-    hasCause(
-      causes,
-      'spec.containers[0].env[0].name',
-      'FieldValueInvalid',
-      "Invalid value: \"1BAD\": a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')",
-    );
-    hasCause(causes, 'spec.containers[0].env[1].valueFrom', 'FieldValueInvalid', 'Invalid value: "": may not be specified when `value` is not empty');
+    const causes = await invalidPod(body);
+    hasCauses(causes, [
+      [
+        'spec.containers[0].env[0].name',
+        'FieldValueInvalid',
+        "Invalid value: \"1BAD\": a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')",
+      ],
+      ['spec.containers[0].env[1].valueFrom', 'FieldValueInvalid', 'Invalid value: "": may not be specified when `value` is not empty'],
+    ]);
   });
 
   it('affinity terms are checked', async () => {
@@ -257,25 +249,24 @@ describe('Pod validation', () => {
         podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, podAffinityTerm: { topologyKey: '' } }] },
       },
     });
-    const causes = invalid(await call('POST', `${NS}/pods`, body), 'Pod');
-    hasCause(
-      causes,
-      'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values',
-      'FieldValueRequired',
-      "Required value: must be specified when `operator` is 'In' or 'NotIn'",
-    );
-    hasCause(
-      causes,
-      'spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight',
-      'FieldValueInvalid',
-      'Invalid value: 0: must be in the range 1-100',
-    );
-    hasCause(
-      causes,
-      'spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey',
-      'FieldValueRequired',
-      'Required value: can not be empty',
-    );
+    const causes = await invalidPod(body);
+    hasCauses(causes, [
+      [
+        'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values',
+        'FieldValueRequired',
+        "Required value: must be specified when `operator` is 'In' or 'NotIn'",
+      ],
+      [
+        'spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight',
+        'FieldValueInvalid',
+        'Invalid value: 0: must be in the range 1-100',
+      ],
+      [
+        'spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey',
+        'FieldValueRequired',
+        'Required value: can not be empty',
+      ],
+    ]);
   });
 
   it('updates may change only images, activeDeadlineSeconds, added tolerations', async () => {
@@ -287,7 +278,7 @@ describe('Pod validation', () => {
     assert.equal(images.spec.containers[0].image, 'nginx:1.26');
     assert.equal(images.spec.priority, created.spec.priority);
     const r = await call('PATCH', `${NS}/pods/upd`, { spec: { restartPolicy: 'Never' } }, MERGE);
-    const causes = invalid(r, 'Pod');
+    const causes = invalidCauses(r, 'Pod');
     const spec = causes.find((c) => c.field === 'spec');
     assert.equal(spec?.reason, 'FieldValueForbidden');
     assert.ok(
@@ -296,7 +287,7 @@ describe('Pod validation', () => {
       ),
       spec?.message,
     );
-    const deadline = invalid(await call('PATCH', `${NS}/pods/upd`, { spec: { activeDeadlineSeconds: 200 } }, MERGE), 'Pod');
+    const deadline = invalidCauses(await call('PATCH', `${NS}/pods/upd`, { spec: { activeDeadlineSeconds: 200 } }, MERGE), 'Pod');
     hasCause(deadline, 'spec.activeDeadlineSeconds', 'FieldValueInvalid', 'Invalid value: 200: must be less than or equal to previous value');
   });
 });
@@ -331,12 +322,14 @@ describe('pod binding', () => {
 
   it('a binding without a node name or with another kind is invalid', async () => {
     ok(await call('POST', `${NS}/pods`, pod('bind-bad')));
-    const causes = invalid(
+    const causes = invalidCauses(
       await call('POST', `${NS}/pods/bind-bad/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'bind-bad' }, target: { kind: 'Pod' } }),
       'Binding',
     );
-    hasCause(causes, 'target.kind', 'FieldValueNotSupported', 'Unsupported value: "Pod": supported values: "Node", "<empty>"');
-    hasCause(causes, 'target.name', 'FieldValueRequired', 'Required value');
+    hasCauses(causes, [
+      ['target.kind', 'FieldValueNotSupported', 'Unsupported value: "Pod": supported values: "Node", "<empty>"'],
+      ['target.name', 'FieldValueRequired', 'Required value'],
+    ]);
   });
 
   it('discovery lists pods/binding', async () => {
@@ -404,7 +397,10 @@ describe('Service', () => {
   });
 
   it('ports, names, protocols, types and nodePorts', async () => {
-    const noPorts = invalid(await call('POST', `${NS}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'noports' }, spec: {} }), 'Service');
+    const noPorts = invalidCauses(
+      await call('POST', `${NS}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'noports' }, spec: {} }),
+      'Service',
+    );
     hasCause(noPorts, 'spec.ports', 'FieldValueRequired', 'Required value');
     const body = {
       apiVersion: 'v1',
@@ -418,25 +414,17 @@ describe('Service', () => {
         ],
       },
     };
-    const causes = invalid(await call('POST', `${NS}/services`, body), 'Service');
-    hasCause(causes, 'spec.ports[0].name', 'FieldValueRequired', 'Required value');
-    hasCause(causes, 'spec.ports[0].port', 'FieldValueInvalid', 'Invalid value: 0: must be between 1 and 65535, inclusive');
-    hasCause(causes, 'spec.ports[0].protocol', 'FieldValueNotSupported', 'Unsupported value: "ICMP": supported values: "SCTP", "TCP", "UDP"');
-    hasCause(
-      causes,
-      'spec.ports[0].targetPort',
-      'FieldValueInvalid',
-      'Invalid value: "Not_A_Name": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)',
-    );
-    hasCause(
-      causes,
-      'spec.type',
-      'FieldValueNotSupported',
-      'Unsupported value: "Magic": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"',
-    );
+    const causes = invalidCauses(await call('POST', `${NS}/services`, body), 'Service');
+    hasCauses(causes, [
+      ['spec.ports[0].name', 'FieldValueRequired', 'Required value'],
+      ['spec.ports[0].port', 'FieldValueInvalid', 'Invalid value: 0: must be between 1 and 65535, inclusive'],
+      ['spec.ports[0].protocol', 'FieldValueNotSupported', 'Unsupported value: "ICMP": supported values: "SCTP", "TCP", "UDP"'],
+      ['spec.ports[0].targetPort', 'FieldValueInvalid', 'Invalid value: "Not_A_Name": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)'],
+      ['spec.type', 'FieldValueNotSupported', 'Unsupported value: "Magic": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"'],
+    ]);
     const clusterIP = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'np' }, spec: { ports: [{ port: 80, nodePort: 30001 }] } };
     hasCause(
-      invalid(await call('POST', `${NS}/services`, clusterIP), 'Service'),
+      invalidCauses(await call('POST', `${NS}/services`, clusterIP), 'Service'),
       'spec.ports[0].nodePort',
       'FieldValueForbidden',
       "Forbidden: may not be used when `type` is 'ClusterIP'",
@@ -453,23 +441,24 @@ describe('Service', () => {
       }),
     );
     const r = await call('PATCH', `${NS}/services/fixed`, { spec: { clusterIP: '10.0.0.11', clusterIPs: ['10.0.0.11'] } }, MERGE);
-    hasCause(invalid(r, 'Service'), 'spec.clusterIPs[0]', 'FieldValueInvalid', 'Invalid value: []string{"10.0.0.11"}: may not change once set');
+    hasCause(invalidCauses(r, 'Service'), 'spec.clusterIPs[0]', 'FieldValueInvalid', 'Invalid value: []string{"10.0.0.11"}: may not change once set');
   });
 });
 
 describe('ConfigMap and Secret', () => {
   it('config keys, data/binaryData overlap and the 1 MiB limit', async () => {
     const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-bad' }, data: { 'bad key': 'v', dup: 'x' }, binaryData: { dup: 'eA==' } };
-    const causes = invalid(await call('POST', `${NS}/configmaps`, body), 'ConfigMap');
-    hasCause(
-      causes,
-      'data[bad key]',
-      'FieldValueInvalid',
-      "Invalid value: \"bad key\": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
-    );
-    hasCause(causes, 'data[dup]', 'FieldValueInvalid', 'Invalid value: "dup": duplicate of key present in binaryData');
+    const causes = invalidCauses(await call('POST', `${NS}/configmaps`, body), 'ConfigMap');
+    hasCauses(causes, [
+      [
+        'data[bad key]',
+        'FieldValueInvalid',
+        "Invalid value: \"bad key\": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+      ],
+      ['data[dup]', 'FieldValueInvalid', 'Invalid value: "dup": duplicate of key present in binaryData'],
+    ]);
     const big = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-big' }, data: { a: 'x'.repeat(1048577) } };
-    hasCause(invalid(await call('POST', `${NS}/configmaps`, big), 'ConfigMap'), '[]', 'FieldValueTooLong', 'Too long: must have at most 1048576 bytes');
+    hasCause(invalidCauses(await call('POST', `${NS}/configmaps`, big), 'ConfigMap'), '[]', 'FieldValueTooLong', 'Too long: must have at most 1048576 bytes');
   });
 
   it('Secret data must be base64 (400); stringData folds into data; type is immutable', async () => {
@@ -481,7 +470,7 @@ describe('ConfigMap and Secret', () => {
     assert.deepEqual(s.data, { user: 'YWRtaW4=' });
     assert.equal(s.stringData, undefined);
     const change = await call('PATCH', `${NS}/secrets/s1`, { type: 'Other' }, MERGE);
-    hasCause(invalid(change, 'Secret'), 'type', 'FieldValueInvalid', 'Invalid value: "Other": field is immutable');
+    hasCause(invalidCauses(change, 'Secret'), 'type', 'FieldValueInvalid', 'Invalid value: "Other": field is immutable');
   });
 
   it('well-known Secret types require their keys', async () => {
@@ -494,9 +483,9 @@ describe('ConfigMap and Secret', () => {
       type: `${domain}/tls`,
       data: { 'tls.crt': 'eA==' },
     });
-    hasCause(invalid(tls, 'Secret'), 'data[tls.key]', 'FieldValueRequired', 'Required value');
+    hasCause(invalidCauses(tls, 'Secret'), 'data[tls.key]', 'FieldValueRequired', 'Required value');
     const big = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's-big' }, stringData: { a: 'x'.repeat(1048577) } };
-    hasCause(invalid(await call('POST', `${NS}/secrets`, big), 'Secret'), 'data', 'FieldValueTooLong', 'Too long: must have at most 1048576 bytes');
+    hasCause(invalidCauses(await call('POST', `${NS}/secrets`, big), 'Secret'), 'data', 'FieldValueTooLong', 'Too long: must have at most 1048576 bytes');
   });
 });
 
@@ -514,19 +503,19 @@ describe('Node, Namespace, volumes and policy objects', () => {
         ],
       },
     };
-    const causes = invalid(await call('POST', '/api/v1/nodes', bad), 'Node');
-    hasCause(
-      causes,
-      'metadata.taints[0].effect',
-      'FieldValueNotSupported',
-      'Unsupported value: "Sometimes": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
-    );
-    hasCause(
-      causes,
-      'metadata.taints[2]',
-      'FieldValueDuplicate',
-      'Duplicate value: core.Taint{Key:"dup", Value:"", Effect:"NoSchedule", TimeAdded:<nil>}: taints must be unique by key and effect pair',
-    );
+    const causes = invalidCauses(await call('POST', '/api/v1/nodes', bad), 'Node');
+    hasCauses(causes, [
+      [
+        'metadata.taints[0].effect',
+        'FieldValueNotSupported',
+        'Unsupported value: "Sometimes": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
+      ],
+      [
+        'metadata.taints[2]',
+        'FieldValueDuplicate',
+        'Duplicate value: core.Taint{Key:"dup", Value:"", Effect:"NoSchedule", TimeAdded:<nil>}: taints must be unique by key and effect pair',
+      ],
+    ]);
     const n = ok(
       await call('POST', '/api/v1/nodes', {
         apiVersion: 'v1',
@@ -536,13 +525,15 @@ describe('Node, Namespace, volumes and policy objects', () => {
       }),
     );
     assert.deepEqual(n.spec.podCIDRs, ['10.244.1.0/24']);
-    const change = invalid(
+    const change = invalidCauses(
       await call('PATCH', '/api/v1/nodes/n1', { spec: { podCIDR: '10.244.2.0/24', podCIDRs: ['10.244.2.0/24'], providerID: 'p://2' } }, MERGE),
       'Node',
     );
-    hasCause(change, 'spec.podCIDRs', 'FieldValueForbidden', 'Forbidden: node updates may not change podCIDR except from "" to valid');
-    hasCause(change, 'spec.providerID', 'FieldValueForbidden', 'Forbidden: node updates may not change providerID except from "" to valid');
-    const cidr = invalid(
+    hasCauses(change, [
+      ['spec.podCIDRs', 'FieldValueForbidden', 'Forbidden: node updates may not change podCIDR except from "" to valid'],
+      ['spec.providerID', 'FieldValueForbidden', 'Forbidden: node updates may not change providerID except from "" to valid'],
+    ]);
+    const cidr = invalidCauses(
       await call('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2' }, spec: { podCIDRs: ['nope'] } }),
       'Node',
     );
@@ -550,7 +541,7 @@ describe('Node, Namespace, volumes and policy objects', () => {
   });
 
   it('namespace finalizers must be standard or qualified', async () => {
-    const causes = invalid(
+    const causes = invalidCauses(
       await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fin' }, spec: { finalizers: ['custom'] } }),
       'Namespace',
     );
@@ -564,24 +555,27 @@ describe('Node, Namespace, volumes and policy objects', () => {
       metadata: { name: 'pv-bad' },
       spec: { accessModes: ['ReadWriteSometimes'], hostPath: { path: '/a' }, nfs: { server: 's', path: '/b' } },
     };
-    const causes = invalid(await call('POST', '/api/v1/persistentvolumes', pv), 'PersistentVolume');
-    hasCause(
-      causes,
-      'spec.accessModes',
-      'FieldValueNotSupported',
-      'Unsupported value: "ReadWriteSometimes": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"',
-    );
-    hasCause(causes, 'spec.capacity', 'FieldValueRequired', 'Required value');
-    hasCause(causes, 'spec.nfs', 'FieldValueForbidden', 'Forbidden: may not specify more than 1 volume type');
+    const causes = invalidCauses(await call('POST', '/api/v1/persistentvolumes', pv), 'PersistentVolume');
+    hasCauses(causes, [
+      [
+        'spec.accessModes',
+        'FieldValueNotSupported',
+        'Unsupported value: "ReadWriteSometimes": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"',
+      ],
+      ['spec.capacity', 'FieldValueRequired', 'Required value'],
+      ['spec.nfs', 'FieldValueForbidden', 'Forbidden: may not specify more than 1 volume type'],
+    ]);
   });
 
   it('claims: access modes and storage required; the spec is immutable except a bound claim growing', async () => {
-    const bad = invalid(
+    const bad = invalidCauses(
       await call('POST', `${NS}/persistentvolumeclaims`, { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'c-bad' }, spec: {} }),
       'PersistentVolumeClaim',
     );
-    hasCause(bad, 'spec.accessModes', 'FieldValueRequired', 'Required value: at least 1 access mode is required');
-    hasCause(bad, 'spec.resources[storage]', 'FieldValueRequired', 'Required value');
+    hasCauses(bad, [
+      ['spec.accessModes', 'FieldValueRequired', 'Required value: at least 1 access mode is required'],
+      ['spec.resources[storage]', 'FieldValueRequired', 'Required value'],
+    ]);
     const claim = {
       apiVersion: 'v1',
       kind: 'PersistentVolumeClaim',
@@ -592,7 +586,7 @@ describe('Node, Namespace, volumes and policy objects', () => {
     assert.equal(c.spec.resources.requests.storage, '1Gi');
     assert.equal(c.spec.volumeMode, 'Filesystem');
     assert.equal(c.status.phase, 'Pending');
-    const grow = invalid(
+    const grow = invalidCauses(
       await call('PATCH', `${NS}/persistentvolumeclaims/c1`, { spec: { resources: { requests: { storage: '2Gi' } } } }, MERGE),
       'PersistentVolumeClaim',
     );
@@ -604,7 +598,7 @@ describe('Node, Namespace, volumes and policy objects', () => {
   it('endpoints, limit ranges and quotas', async () => {
     const ep = { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'ep' }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ port: 80 }] }] };
     hasCause(
-      invalid(await call('POST', `${NS}/endpoints`, ep), 'Endpoints'),
+      invalidCauses(await call('POST', `${NS}/endpoints`, ep), 'Endpoints'),
       'subsets[0].addresses[0].ip',
       'FieldValueInvalid',
       'Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)',
@@ -616,14 +610,16 @@ describe('Node, Namespace, volumes and policy objects', () => {
       spec: { limits: [{ type: 'Container', min: { cpu: '2' }, max: { cpu: '1' } }] },
     };
     hasCause(
-      invalid(await call('POST', `${NS}/limitranges`, lr), 'LimitRange'),
+      invalidCauses(await call('POST', `${NS}/limitranges`, lr), 'LimitRange'),
       'spec.limits[0].min[cpu]',
       'FieldValueInvalid',
       'Invalid value: 2: min value 2 is greater than max value 1',
     );
     const rq = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'rq' }, spec: { hard: { pods: '1.5', widgets: '1' } } };
-    const causes = invalid(await call('POST', `${NS}/resourcequotas`, rq), 'ResourceQuota');
-    hasCause(causes, 'spec.hard[pods]', 'FieldValueInvalid', 'Invalid value: 1500m: must be an integer');
-    hasCause(causes, 'spec.hard[widgets]', 'FieldValueInvalid', 'Invalid value: "widgets": must be a standard resource type or fully qualified');
+    const causes = invalidCauses(await call('POST', `${NS}/resourcequotas`, rq), 'ResourceQuota');
+    hasCauses(causes, [
+      ['spec.hard[pods]', 'FieldValueInvalid', 'Invalid value: 1500m: must be an integer'],
+      ['spec.hard[widgets]', 'FieldValueInvalid', 'Invalid value: "widgets": must be a standard resource type or fully qualified'],
+    ]);
   });
 });

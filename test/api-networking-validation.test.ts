@@ -1,26 +1,14 @@
 /** networking/v1 Ingress, IngressClass and NetworkPolicy defaulting and validation through HTTP, as upstream 1.25. */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { request, startTestCluster, type RawResponse, type TestCluster } from './helpers/cluster.js';
+import { describe, it } from 'node:test';
+import { clusterClient, MERGE } from './helpers/cluster-client.js';
 import { assertInvalid, assertInvalidExactly, assertOk } from './helpers/invalid.js';
 
-let cluster: TestCluster;
 const NET = '/apis/networking.orch.io/v1';
 const INGRESSES = `${NET}/namespaces/default/ingresses`;
 const POLICIES = `${NET}/namespaces/default/networkpolicies`;
-const MERGE = { 'content-type': 'application/merge-patch+json' };
 
-before(async () => {
-  cluster = await startTestCluster();
-});
-
-after(async () => {
-  await cluster?.close();
-});
-
-function call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<RawResponse> {
-  return request(cluster, method, path, { body: body as object | undefined, headers });
-}
+const call = clusterClient();
 
 const BACKEND = { service: { name: 'web', port: { number: 80 } } };
 

@@ -4,29 +4,17 @@
  * ClusterRole of the RBAC group for good, subjects are ServiceAccounts, Users or Groups.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { request, startTestCluster, type RawResponse, type TestCluster } from './helpers/cluster.js';
+import { describe, it } from 'node:test';
+import { clusterClient, MERGE } from './helpers/cluster-client.js';
 import { assertInvalidExactly, assertOk } from './helpers/invalid.js';
 
-let cluster: TestCluster;
-let compat: TestCluster;
 const NS = 'rbac-v';
 const GROUP = 'rbac.authorization.orch.io';
 const RBAC = `/apis/${GROUP}/v1`;
-const MERGE = { 'content-type': 'application/merge-patch+json' };
 
-before(async () => {
-  [cluster, compat] = await Promise.all([startTestCluster(), startTestCluster({ kubernetesCompat: true })]);
-  assertOk(await call('POST', '/api/v1/namespaces', { metadata: { name: NS } }), 201);
-});
-
-after(async () => {
-  await Promise.all([cluster?.close(), compat?.close()]);
-});
-
-function call(method: string, path: string, body?: unknown, headers?: Record<string, string>, on: TestCluster = cluster): Promise<RawResponse> {
-  return request(on, method, path, { body: body as object | undefined, headers });
-}
+const call = clusterClient({}, NS);
+/** A cluster that spells upstream's names (--kubernetes-compat). */
+const compatCall = clusterClient({ kubernetesCompat: true });
 
 describe('Role and ClusterRole', () => {
   it('need verbs, groups and resources in every resource rule', async () => {
@@ -83,13 +71,10 @@ describe('RoleBinding and ClusterRoleBinding', () => {
     assert.equal(b.subjects[0].apiGroup, GROUP);
     assert.equal(b.subjects[1].apiGroup, undefined);
     const k = assertOk(
-      await call(
-        'POST',
-        '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
-        { metadata: { name: 'k' }, roleRef: { kind: 'ClusterRole', name: 'view' } },
-        undefined,
-        compat,
-      ),
+      await compatCall('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+        metadata: { name: 'k' },
+        roleRef: { kind: 'ClusterRole', name: 'view' },
+      }),
       201,
     );
     assert.equal(k.roleRef.apiGroup, 'rbac.authorization.k8s.io');

@@ -2,25 +2,13 @@
  * scheduling/v1 PriorityClass defaulting and validation through HTTP, as upstream 1.25.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { request, startTestCluster, type RawResponse, type TestCluster } from './helpers/cluster.js';
+import { describe, it } from 'node:test';
+import { clusterClient, MERGE } from './helpers/cluster-client.js';
 import { assertInvalidExactly, assertOk } from './helpers/invalid.js';
 
-let cluster: TestCluster;
 const PC = '/apis/scheduling.orch.io/v1/priorityclasses';
-const MERGE = { 'content-type': 'application/merge-patch+json' };
 
-before(async () => {
-  cluster = await startTestCluster();
-});
-
-after(async () => {
-  await cluster?.close();
-});
-
-function call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<RawResponse> {
-  return request(cluster, method, path, { body: body as object | undefined, headers });
-}
+const call = clusterClient();
 
 describe('PriorityClass', () => {
   it('defaults preemptionPolicy to PreemptLowerPriority', async () => {

@@ -3,25 +3,13 @@
  * CSINode and VolumeAttachment.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { request, startTestCluster, type RawResponse, type TestCluster } from './helpers/cluster.js';
+import { describe, it } from 'node:test';
+import { clusterClient, MERGE } from './helpers/cluster-client.js';
 import { assertInvalid, assertInvalidExactly, assertOk } from './helpers/invalid.js';
 
-let cluster: TestCluster;
 const STORAGE = '/apis/storage.orch.io/v1';
-const MERGE = { 'content-type': 'application/merge-patch+json' };
 
-before(async () => {
-  cluster = await startTestCluster();
-});
-
-after(async () => {
-  await cluster?.close();
-});
-
-function call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<RawResponse> {
-  return request(cluster, method, path, { body: body as object | undefined, headers });
-}
+const call = clusterClient();
 
 describe('StorageClass', () => {
   it('defaults reclaimPolicy to Delete and volumeBindingMode to Immediate', async () => {

@@ -1,12 +1,9 @@
 // PATCH with application/strategic-merge-patch+json: kubectl 1.33's strategic patches (its
 // default `kubectl patch` type, and `kubectl set image`) and the Status answers upstream gives.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { request, startTestCluster, type TestCluster } from './helpers/cluster.js';
-import { type Kubectl, kubectlFor } from './helpers/kubectl.js';
+import { before, describe, it } from 'node:test';
+import { request } from './helpers/cluster.js';
+import { kubectlWorkspace } from './helpers/kubectl.js';
 
 const SMP = 'application/strategic-merge-patch+json';
 
@@ -46,29 +43,21 @@ const deployment = {
 type Named = { name: string; image: string };
 
 describe('strategic merge patch', () => {
-  let cluster: TestCluster;
-  let cacheDir: string;
-  let kubectl: Kubectl;
+  const ws = kubectlWorkspace();
+  const kubectl = ws.kubectl('1.33');
 
   before(async () => {
-    cluster = await startTestCluster();
-    cacheDir = await mkdtemp(join(tmpdir(), 'kubectl-cache-'));
-    kubectl = kubectlFor('1.33', cluster, cacheDir);
     for (const [path, body] of [
       ['/api/v1/namespaces/default/pods', pod],
       ['/apis/apps/v1/namespaces/default/deployments', deployment],
     ] as const) {
-      const r = await request(cluster, 'POST', path, { body });
+      const r = await request(ws.cluster, 'POST', path, { body });
       assert.equal(r.status, 201, r.text);
     }
   });
-  after(async () => {
-    await cluster.close();
-    await rm(cacheDir, { recursive: true, force: true });
-  });
 
   const images = async (path: string, containersOf: (o: any) => Named[]) => {
-    const r = await request(cluster, 'GET', path);
+    const r = await request(ws.cluster, 'GET', path);
     assert.equal(r.status, 200, r.text);
     return containersOf(r.json).map((c) => [c.name, c.image]);
   };
@@ -83,7 +72,7 @@ describe('strategic merge patch', () => {
       ['sidecar', 'envoy:2'],
       ['logger', 'fluentd:1'],
     ]);
-    const r = await request(cluster, 'GET', '/api/v1/namespaces/default/pods/web');
+    const r = await request(ws.cluster, 'GET', '/api/v1/namespaces/default/pods/web');
     assert.deepEqual(r.json.spec.containers[0].env, [{ name: 'MODE', value: 'a' }]);
   });
 
@@ -107,9 +96,8 @@ describe('strategic merge patch', () => {
       metadata: { name: 'applied', namespace: 'default' },
       spec: { selector: { matchLabels: { app: 'applied' } }, template: { metadata: { labels: { app: 'applied' } }, spec: { containers } } },
     });
-    const file = join(cacheDir, 'applied.json');
-    await writeFile(
-      file,
+    const file = await ws.file(
+      'applied.json',
       JSON.stringify(
         manifest([
           { name: 'x', image: 'x:1' },
@@ -119,8 +107,8 @@ describe('strategic merge patch', () => {
       ),
     );
     assert.match(await kubectl.ok(['apply', '--validate=false', '-f', file]), /created/);
-    await writeFile(
-      file,
+    await ws.file(
+      'applied.json',
       JSON.stringify(
         manifest([
           { name: 'z', image: 'z:1' },
@@ -137,19 +125,19 @@ describe('strategic merge patch', () => {
 
   it('$retainKeys switches a Deployment strategy, clearing rollingUpdate', async () => {
     await kubectl.ok(['patch', 'deployment', 'shop', '--type=strategic', '-p', '{"spec":{"strategy":{"$retainKeys":["type"],"type":"Recreate"}}}']);
-    const r = await request(cluster, 'GET', '/apis/apps/v1/namespaces/default/deployments/shop');
+    const r = await request(ws.cluster, 'GET', '/apis/apps/v1/namespaces/default/deployments/shop');
     assert.deepEqual(r.json.spec.strategy, { type: 'Recreate' });
   });
 
   it('$patch: delete of a Pod container reaches validation (422 as upstream); labels merge, null deleting', async () => {
-    const r = await request(cluster, 'PATCH', '/api/v1/namespaces/default/pods/web', {
+    const r = await request(ws.cluster, 'PATCH', '/api/v1/namespaces/default/pods/web', {
       headers: { 'content-type': SMP },
       body: { metadata: { labels: { app: null, tier: 'front' } }, spec: { containers: [{ name: 'logger', $patch: 'delete' }] } },
     });
     // Removing a container is a forbidden pod update, as upstream: the patch applied, validation refused it.
     assert.equal(r.status, 422, r.text);
     assert.equal(r.json.reason, 'Invalid');
-    const labels = await request(cluster, 'PATCH', '/api/v1/namespaces/default/pods/web', {
+    const labels = await request(ws.cluster, 'PATCH', '/api/v1/namespaces/default/pods/web', {
       headers: { 'content-type': `${SMP}; charset=utf-8` },
       body: { metadata: { labels: { app: null, tier: 'front' } } },
     });
@@ -158,7 +146,8 @@ describe('strategic merge patch', () => {
   });
 
   it('answers bad directives and bodies with upstream messages', async () => {
-    const patch = (body: string) => request(cluster, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/shop', { headers: { 'content-type': SMP }, body });
+    const patch = (body: string) =>
+      request(ws.cluster, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/shop', { headers: { 'content-type': SMP }, body });
     const bad = await patch('{"spec":{"template":{"spec":{"containers":[{"name":"back","$patch":"remove"}]}}}}');
     assert.equal(bad.status, 400, bad.text);
     assert.equal(bad.json.reason, 'BadRequest');
@@ -178,7 +167,7 @@ describe('strategic merge patch', () => {
   });
 
   it('lists strategic merge patch among the accepted types of a built-in type', async () => {
-    const r = await request(cluster, 'PATCH', '/api/v1/namespaces/default/pods/web', { headers: { 'content-type': 'application/x-unknown' }, body: '{}' });
+    const r = await request(ws.cluster, 'PATCH', '/api/v1/namespaces/default/pods/web', { headers: { 'content-type': 'application/x-unknown' }, body: '{}' });
     assert.equal(r.status, 415, r.text);
     assert.equal(r.json.reason, 'UnsupportedMediaType');
     assert.match(

@@ -2,12 +2,8 @@
 // Deployment and a ConfigMap, a second field manager's conflict, --force-conflicts, and
 // --dry-run=server.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startTestCluster, type TestCluster } from './helpers/cluster.js';
-import { type Kubectl, kubectlFor } from './helpers/kubectl.js';
+import { describe, it } from 'node:test';
+import { kubectlWorkspace } from './helpers/kubectl.js';
 
 function manifests(replicas: number, image: string, color: string): string {
   return `apiVersion: apps/v1
@@ -51,28 +47,12 @@ interface Entry {
 
 for (const version of ['1.33', '1.27']) {
   describe(`kubectl ${version} apply --server-side`, () => {
-    let cluster: TestCluster;
-    let dir: string;
-    let kubectl: Kubectl;
-    const file = async (name: string, text: string) => {
-      const path = join(dir, name);
-      await writeFile(path, text);
-      return path;
-    };
+    const ws = kubectlWorkspace({ storageBackend: 'memory' });
+    const kubectl = ws.kubectl(version);
     const getJson = async (...args: string[]) => JSON.parse(await kubectl.ok(['get', ...args, '-o', 'json', '--show-managed-fields']));
 
-    before(async () => {
-      cluster = await startTestCluster({ storageBackend: 'memory' });
-      dir = await mkdtemp(join(tmpdir(), 'kubectl-apply-'));
-      kubectl = kubectlFor(version, cluster, join(dir, 'cache'));
-    });
-    after(async () => {
-      await cluster.close();
-      await rm(dir, { recursive: true, force: true });
-    });
-
     it('creates a Deployment and a ConfigMap owned by the kubectl manager', async () => {
-      const out = await kubectl.ok(['apply', '--server-side', '-f', await file('v1.yaml', manifests(2, 'nginx:1.25', 'blue'))]);
+      const out = await kubectl.ok(['apply', '--server-side', '-f', await ws.file('v1.yaml', manifests(2, 'nginx:1.25', 'blue'))]);
       assert.match(out, /deployment.apps\/web serverside-applied/);
       assert.match(out, /configmap\/settings serverside-applied/);
       const deploy = await getJson('deployment', 'web');
@@ -91,7 +71,7 @@ for (const version of ['1.33', '1.27']) {
 
     it('re-applying changes only what changed, and drops what the manifest dropped', async () => {
       const text = manifests(2, 'nginx:1.26', 'blue').replace('  size: large\n', '');
-      await kubectl.ok(['apply', '--server-side', '-f', await file('v2.yaml', text)]);
+      await kubectl.ok(['apply', '--server-side', '-f', await ws.file('v2.yaml', text)]);
       const cm = await getJson('configmap', 'settings');
       assert.deepEqual(cm.data, { color: 'blue' });
       const deploy = await getJson('deployment', 'web');
@@ -100,14 +80,14 @@ for (const version of ['1.33', '1.27']) {
     });
 
     it('--dry-run=server answers without storing', async () => {
-      const out = await kubectl.ok(['apply', '--server-side', '--dry-run=server', '-f', await file('dry.yaml', manifests(7, 'nginx:9', 'green'))]);
+      const out = await kubectl.ok(['apply', '--server-side', '--dry-run=server', '-f', await ws.file('dry.yaml', manifests(7, 'nginx:9', 'green'))]);
       assert.match(out, /deployment.apps\/web serverside-applied \(server dry run\)/);
       assert.equal((await getJson('deployment', 'web')).spec.replicas, 2);
       assert.equal((await getJson('configmap', 'settings')).data.color, 'blue');
     });
 
     it('a second field manager changing the first one’s fields gets the conflict', async () => {
-      const r = await kubectl.run(['apply', '--server-side', '--field-manager=other', '-f', await file('other.yaml', manifests(5, 'nginx:1.27', 'red'))]);
+      const r = await kubectl.run(['apply', '--server-side', '--field-manager=other', '-f', await ws.file('other.yaml', manifests(5, 'nginx:1.27', 'red'))]);
       assert.notEqual(r.code, 0);
       assert.match(
         r.stderr,
@@ -121,8 +101,8 @@ for (const version of ['1.33', '1.27']) {
     it('takes over an object client-side apply created, without conflicts', async () => {
       const csa = (replicas: number) =>
         manifests(replicas, 'nginx:1.25', 'blue').replaceAll('name: web', 'name: csa').replaceAll('app: web', 'app: csa').split('---')[0];
-      await kubectl.ok(['apply', '-f', await file('csa.yaml', csa(2))]);
-      await kubectl.ok(['apply', '--server-side', '-f', await file('ssa.yaml', csa(3))]);
+      await kubectl.ok(['apply', '-f', await ws.file('csa.yaml', csa(2))]);
+      await kubectl.ok(['apply', '--server-side', '-f', await ws.file('ssa.yaml', csa(3))]);
       const deploy = await getJson('deployment', 'csa');
       assert.equal(deploy.spec.replicas, 3);
       const byManager = Object.fromEntries((deploy.metadata.managedFields as Entry[]).map((e) => [e.manager, e]));
@@ -138,7 +118,7 @@ for (const version of ['1.33', '1.27']) {
         '--field-manager=other',
         '--force-conflicts',
         '-f',
-        await file('other.yaml', manifests(5, 'nginx:1.27', 'red')),
+        await ws.file('other.yaml', manifests(5, 'nginx:1.27', 'red')),
       ]);
       const deploy = await getJson('deployment', 'web');
       assert.equal(deploy.spec.replicas, 5);

@@ -1,13 +1,10 @@
 // kubectl 1.27 and 1.33, validation on, against orch: what users do every day must look and
 // behave as against upstream (issue 4, "Tested with real clients"). One cluster per naming mode;
 // the two kubectl versions run side by side on it, each in namespaces of its own.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { request, startTestCluster, type TestCluster } from './helpers/cluster.js';
-import { cells, kubectlFor, lastApplied, LAST_APPLIED, parseTable, ref, requestUrls, rowNamed, type Kubectl } from './helpers/kubectl.js';
+import { request } from './helpers/cluster.js';
+import { cells, kubectlWorkspace, lastApplied, LAST_APPLIED, parseTable, ref, requestUrls, rowNamed } from './helpers/kubectl.js';
 import {
   createObject,
   eventAbout,
@@ -45,17 +42,14 @@ const lines = (text: string) => text.split('\n').filter((l) => l !== '');
 describe('kubectl fidelity', { concurrency: true }, () => {
   describe('orch names', { concurrency: true }, () => {
     const brand = brandFor(false);
-    let cluster: TestCluster;
-    let dir: string;
+    const ws = kubectlWorkspace();
 
     before(async () => {
-      cluster = await startTestCluster();
-      dir = await mkdtemp(join(tmpdir(), 'kubectl-fidelity-'));
       const [node] = parseManifests(await renderFixture('fidelity/node.yaml', { name: NODE, labelDomain: brand.labelDomain, now: rfc3339() }));
-      await createObject(cluster, node);
+      await createObject(ws.cluster, node);
       // The kubelet records node events in `default`, naming the node by name in place of its uid.
       await createObject(
-        cluster,
+        ws.cluster,
         eventAbout(
           'default',
           `${NODE}.ready`,
@@ -69,27 +63,22 @@ describe('kubectl fidelity', { concurrency: true }, () => {
         ),
       );
     });
-    after(async () => {
-      await cluster?.close();
-      if (dir) await rm(dir, { recursive: true, force: true });
-    });
 
     for (const version of VERSIONS) {
       describe(`kubectl ${version}`, { concurrency: 1 }, () => {
         const v = version.replace('.', '');
         /** Objects made through the API (not kubectl) for the read-only commands. */
         const seedNs = `seed-${v}`;
-        let k: Kubectl;
+        const k = ws.kubectl(version);
 
         before(async () => {
-          k = kubectlFor(version, cluster, await mkdtemp(join(dir, `cache-${v}-`)));
           const seeded: any[] = [];
           for (const doc of parseManifests(await renderFixture(WORKLOADS, { ns: seedNs, domain: brand.domain }))) {
-            seeded.push(await createObject(cluster, doc));
+            seeded.push(await createObject(ws.cluster, doc));
           }
           seeded.push(
             await createObject(
-              cluster,
+              ws.cluster,
               pod(seedNs, 'bound', {
                 nodeName: NODE,
                 containers: [{ name: 'main', image: 'busybox:1.36', resources: { requests: { cpu: '100m', memory: '32Mi' } } }],
@@ -98,7 +87,7 @@ describe('kubectl fidelity', { concurrency: true }, () => {
           );
           const standalone = seeded.find((o) => o.kind === 'Pod' && o.metadata.name === 'standalone');
           await createObject(
-            cluster,
+            ws.cluster,
             eventAbout(
               seedNs,
               'standalone.scheduling',
@@ -115,7 +104,7 @@ describe('kubectl fidelity', { concurrency: true }, () => {
 
         it('create -f creates every object of a multi-document manifest, asking for strict field validation', async () => {
           const ns = `create-${v}`;
-          const file = await writeFixture(WORKLOADS, { ns, domain: brand.domain }, dir, `create-${v}.yaml`);
+          const file = await writeFixture(WORKLOADS, { ns, domain: brand.domain }, ws.dir, `create-${v}.yaml`);
           const docs = parseManifests(await renderFixture(WORKLOADS, { ns, domain: brand.domain }));
           const r = await k.run(['create', '-f', file, '-v=6']);
           assert.equal(r.code, 0, r.stderr);
@@ -126,7 +115,7 @@ describe('kubectl fidelity', { concurrency: true }, () => {
           const posts = requestUrls(r.stderr, 'POST');
           assert.equal(posts.length, docs.length, r.stderr);
           for (const url of posts) assert.match(url, /[?&]fieldValidation=Strict(&|$)/);
-          for (const doc of docs) assert.equal((await readObject(cluster, doc)).metadata.name, doc.metadata.name);
+          for (const doc of docs) assert.equal((await readObject(ws.cluster, doc)).metadata.name, doc.metadata.name);
         });
 
         it('apply -f creates, then applying one changed field patches only that field', async () => {
@@ -136,10 +125,8 @@ describe('kubectl fidelity', { concurrency: true }, () => {
           assert.notEqual(changed, original);
           const docs = parseManifests(original);
           const deployment = docs.find((d) => d.kind === 'Deployment');
-          const firstFile = join(dir, `apply-${v}.yaml`);
-          const secondFile = join(dir, `apply-${v}-changed.yaml`);
-          await writeFile(firstFile, original);
-          await writeFile(secondFile, changed);
+          const firstFile = await ws.file(`apply-${v}.yaml`, original);
+          const secondFile = await ws.file(`apply-${v}-changed.yaml`, changed);
 
           const first = await k.run(['apply', '-f', firstFile]);
           assert.equal(first.code, 0, first.stderr);
@@ -148,13 +135,13 @@ describe('kubectl fidelity', { concurrency: true }, () => {
             lines(first.stdout),
             docs.map((d) => `${ref(d)} created`),
           );
-          const applied = await readObject(cluster, deployment);
+          const applied = await readObject(ws.cluster, deployment);
           assert.deepEqual(JSON.parse(applied.metadata.annotations[LAST_APPLIED]), lastApplied(deployment));
 
           // Someone else's change: a patch keeps it, a replace would drop it.
-          const live = await mergePatch(cluster, deployment, { metadata: { annotations: { 'fidelity.test/owner': 'ops' } } });
+          const live = await mergePatch(ws.cluster, deployment, { metadata: { annotations: { 'fidelity.test/owner': 'ops' } } });
           const versionsBefore = new Map<string, string>();
-          for (const d of docs) versionsBefore.set(ref(d), (await readObject(cluster, d)).metadata.resourceVersion);
+          for (const d of docs) versionsBefore.set(ref(d), (await readObject(ws.cluster, d)).metadata.resourceVersion);
 
           const second = await k.run(['apply', '-f', secondFile]);
           assert.equal(second.code, 0, second.stderr);
@@ -164,7 +151,7 @@ describe('kubectl fidelity', { concurrency: true }, () => {
             docs.map((d) => `${ref(d)} ${d.kind === 'Deployment' ? 'configured' : 'unchanged'}`),
           );
 
-          const patched = await readObject(cluster, deployment);
+          const patched = await readObject(ws.cluster, deployment);
           assert.equal(patched.spec.template.spec.containers[0].image, 'nginx:1.26');
           assert.notEqual(patched.metadata.resourceVersion, live.metadata.resourceVersion);
           assert.equal(patched.metadata.generation, live.metadata.generation + 1);
@@ -181,7 +168,7 @@ describe('kubectl fidelity', { concurrency: true }, () => {
           assert.deepEqual(rest(patched), rest(live));
           // Objects reported unchanged were not written.
           for (const d of docs.filter((x) => x.kind !== 'Deployment')) {
-            assert.equal((await readObject(cluster, d)).metadata.resourceVersion, versionsBefore.get(ref(d)), `${ref(d)} was written`);
+            assert.equal((await readObject(ws.cluster, d)).metadata.resourceVersion, versionsBefore.get(ref(d)), `${ref(d)} was written`);
           }
         });
 
@@ -222,7 +209,7 @@ describe('kubectl fidelity', { concurrency: true }, () => {
 
         it('get services prints upstream columns (and -o wide its wide ones)', async () => {
           const { normal, wide } = await getBoth('services', '-n', seedNs);
-          const svc = await readObject(cluster, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: seedNs } });
+          const svc = await readObject(ws.cluster, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: seedNs } });
           const clusterIP = svc.spec.clusterIP || '<none>';
           assert.deepEqual(normal.header, UPSTREAM_COLUMNS.services.normal);
           assert.deepEqual(wide.header, UPSTREAM_COLUMNS.services.wide);
@@ -278,11 +265,11 @@ describe('kubectl fidelity', { concurrency: true }, () => {
           try {
             assert.deepEqual(cells(await watch.waitForLine('stdout', /^NAME\s/, 10_000)), UPSTREAM_COLUMNS.pods.normal);
             await watch.waitForLine('stdout', /^standalone\s/, 5_000);
-            const watched = await createObject(cluster, pod(seedNs, 'watched'));
+            const watched = await createObject(ws.cluster, pod(seedNs, 'watched'));
             const added = cells(await watch.waitForLine('stdout', /^watched\s/, 10_000));
             assert.deepEqual(added.slice(0, 4), ['watched', '0/1', 'Pending', '0']);
             assert.match(added[4], AGE);
-            await mergePatch(cluster, watched, { metadata: { labels: { stage: 'two' } } });
+            await mergePatch(ws.cluster, watched, { metadata: { labels: { stage: 'two' } } });
             assert.deepEqual(cells(await watch.waitForLine('stdout', /^watched\s/, 10_000, 2)).slice(0, 4), ['watched', '0/1', 'Pending', '0']);
           } finally {
             await watch.stop();
@@ -377,50 +364,50 @@ describe('kubectl fidelity', { concurrency: true }, () => {
         it('label and annotate change the object', async () => {
           const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: seedNs } };
           assert.equal(await k.ok(['label', 'service', 'web', 'tier=frontend', '-n', seedNs]), 'service/web labeled\n');
-          assert.equal((await readObject(cluster, svc)).metadata.labels?.tier, 'frontend');
+          assert.equal((await readObject(ws.cluster, svc)).metadata.labels?.tier, 'frontend');
           assert.equal(await k.ok(['label', 'service', 'web', 'tier-', '-n', seedNs]), 'service/web unlabeled\n');
-          assert.equal((await readObject(cluster, svc)).metadata.labels?.tier, undefined);
+          assert.equal((await readObject(ws.cluster, svc)).metadata.labels?.tier, undefined);
           // kubectl 1.27 itself prints the verb unconjugated (fixed in 1.28), whatever the server.
           const annotated = version === '1.27' ? 'annotate' : 'annotated';
           assert.equal(await k.ok(['annotate', 'service', 'web', 'fidelity.test/note=hello', '-n', seedNs]), `service/web ${annotated}\n`);
-          assert.equal((await readObject(cluster, svc)).metadata.annotations?.['fidelity.test/note'], 'hello');
+          assert.equal((await readObject(ws.cluster, svc)).metadata.annotations?.['fidelity.test/note'], 'hello');
         });
 
         it('edit with a scripted EDITOR saves the edited field', async () => {
           const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'app-config', namespace: seedNs } };
-          const before = await readObject(cluster, cm);
+          const before = await readObject(ws.cluster, cm);
           const editor = 'sed -i s/blue/green/';
           const out = await k.ok(['edit', 'configmap', 'app-config', '-n', seedNs], { env: { EDITOR: editor, KUBE_EDITOR: editor } });
           assert.equal(out, 'configmap/app-config edited\n');
-          const edited = await readObject(cluster, cm);
+          const edited = await readObject(ws.cluster, cm);
           assert.deepEqual(edited.data, { color: 'green', size: 'large' });
           assert.notEqual(edited.metadata.resourceVersion, before.metadata.resourceVersion);
         });
 
         it('delete --wait returns only once the finalizers let the object go', async () => {
           const held = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', namespace: seedNs, finalizers: ['fidelity.test/hold'] } };
-          await createObject(cluster, held);
+          await createObject(ws.cluster, held);
           const del = k.start(['delete', 'configmap', 'held', '-n', seedNs, '--wait', '--timeout=20s'], { timeoutMs: 25_000 });
           try {
-            await eventually('deletionTimestamp', async () => (await readObject(cluster, held)).metadata.deletionTimestamp !== undefined);
+            await eventually('deletionTimestamp', async () => (await readObject(ws.cluster, held)).metadata.deletionTimestamp !== undefined);
             const early = await Promise.race([del.exited.then(() => 'exited'), delay(500).then(() => 'waiting')]);
             assert.equal(early, 'waiting', 'kubectl returned while the finalizer still held the object');
-            await mergePatch(cluster, held, { metadata: { finalizers: null } });
+            await mergePatch(ws.cluster, held, { metadata: { finalizers: null } });
             const r = await del.exited;
             assert.equal(r.code, 0, r.stderr);
             assert.equal(r.stdout, 'configmap "held" deleted\n');
           } finally {
             await del.stop();
           }
-          assert.equal((await request(cluster, 'GET', objectPath(held))).status, 404);
+          assert.equal((await request(ws.cluster, 'GET', objectPath(held))).status, 404);
         });
 
         it('wait --for=delete returns when the object is deleted', async () => {
-          const doomed = await createObject(cluster, pod(seedNs, 'doomed'));
+          const doomed = await createObject(ws.cluster, pod(seedNs, 'doomed'));
           const wait = k.start(['wait', '--for=delete', 'pod/doomed', '-n', seedNs, '--timeout=20s', '-v=6'], { timeoutMs: 25_000 });
           try {
             await wait.waitForLine('stderr', /watch=true/, 10_000);
-            const r = await request(cluster, 'DELETE', objectPath(doomed));
+            const r = await request(ws.cluster, 'DELETE', objectPath(doomed));
             assert.equal(r.status, 200, r.text);
             const done = await wait.exited;
             assert.equal(done.code, 0, done.stderr);
@@ -431,7 +418,7 @@ describe('kubectl fidelity', { concurrency: true }, () => {
         });
 
         it('--validate=strict rejects an unknown field with the server message', async () => {
-          const file = await writeFixture('fidelity/unknown-field.yaml', { ns: seedNs }, dir, `unknown-field-${v}.yaml`);
+          const file = await writeFixture('fidelity/unknown-field.yaml', { ns: seedNs }, ws.dir, `unknown-field-${v}.yaml`);
           const r = await k.run(['create', '-f', file, '--validate=strict']);
           assert.equal(r.code, 1);
           assert.equal(r.stdout, '');
@@ -442,12 +429,12 @@ describe('kubectl fidelity', { concurrency: true }, () => {
         });
 
         it('--validate=warn creates the object without the field and prints the server warning', async () => {
-          const file = await writeFixture('fidelity/unknown-field.yaml', { ns: seedNs }, dir, `unknown-field-warn-${v}.yaml`);
+          const file = await writeFixture('fidelity/unknown-field.yaml', { ns: seedNs }, ws.dir, `unknown-field-warn-${v}.yaml`);
           const r = await k.run(['create', '-f', file, '--validate=warn']);
           assert.equal(r.code, 0, r.stderr);
           assert.equal(r.stdout, 'deployment.apps/typo created\n');
           assert.equal(r.stderr, 'Warning: unknown field "spec.foo"\n');
-          const stored = await readObject(cluster, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'typo', namespace: seedNs } });
+          const stored = await readObject(ws.cluster, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'typo', namespace: seedNs } });
           assert.equal(stored.spec.foo, undefined);
         });
       });
@@ -455,28 +442,17 @@ describe('kubectl fidelity', { concurrency: true }, () => {
   });
 
   describe('Kubernetes names (--kubernetes-compat): typed create commands', { concurrency: true }, () => {
-    let cluster: TestCluster;
-    let dir: string;
-
-    before(async () => {
-      cluster = await startTestCluster({ kubernetesCompat: true });
-      dir = await mkdtemp(join(tmpdir(), 'kubectl-fidelity-compat-'));
-    });
-    after(async () => {
-      await cluster?.close();
-      if (dir) await rm(dir, { recursive: true, force: true });
-    });
+    const ws = kubectlWorkspace({ kubernetesCompat: true });
 
     for (const version of VERSIONS) {
       describe(`kubectl ${version}`, { concurrency: 1 }, () => {
         const v = version.replace('.', '');
         const ns = `typed-${v}`;
-        let k: Kubectl;
-        const read = (apiVersion: string, kind: string, name: string) => readObject(cluster, { apiVersion, kind, metadata: { name, namespace: ns } });
+        const k = ws.kubectl(version);
+        const read = (apiVersion: string, kind: string, name: string) => readObject(ws.cluster, { apiVersion, kind, metadata: { name, namespace: ns } });
 
         before(async () => {
-          k = kubectlFor(version, cluster, await mkdtemp(join(dir, `cache-${v}-`)));
-          await createObject(cluster, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+          await createObject(ws.cluster, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
         });
 
         it('create deployment makes a deployment with upstream defaults', async () => {
@@ -573,7 +549,7 @@ describe('kubectl fidelity', { concurrency: true }, () => {
             await k.ok(['create', 'priorityclass', name, '--value=1000', '--description=typed commands']),
             `priorityclass.scheduling.k8s.io/${name} created\n`,
           );
-          const pc = await readObject(cluster, { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name } });
+          const pc = await readObject(ws.cluster, { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name } });
           assert.equal(pc.value, 1000);
           assert.equal(pc.description, 'typed commands');
           // false is Go's zero value: omitted from the stored object, as upstream (omitempty).

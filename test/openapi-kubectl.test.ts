@@ -1,21 +1,9 @@
 // Real kubectl (oldest and newest on the machine) using orch's OpenAPI documents: explain (v3 and
 // v2), create with validation on (server-side field validation found through OpenAPI), and
 // client-side apply computing strategic merge patches from the published patch metadata.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startTestCluster, type TestCluster } from './helpers/cluster.js';
-
-const KUBECTL_DIR = '/usr/lib/google-cloud-sdk/bin';
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { kubectlWorkspace } from './helpers/kubectl.js';
 
 const DEPLOYMENT = (name: string, replicas: number) => `apiVersion: apps/v1
 kind: Deployment
@@ -39,39 +27,11 @@ for (const version of ['1.33', '1.27']) {
   for (const compat of [false, true]) {
     const domain = compat ? 'k8s.io' : 'orch.io';
     describe(`kubectl ${version} with OpenAPI (${compat ? '--kubernetes-compat' : 'orch names'})`, () => {
-      let cluster: TestCluster;
-      let dir: string;
-      const kubectl = (...args: string[]): Promise<Run> =>
-        new Promise((resolve) => {
-          execFile(
-            join(KUBECTL_DIR, `kubectl.${version}`),
-            ['--kubeconfig', cluster.kubeconfigPath, '--cache-dir', join(dir, 'cache'), ...args],
-            { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
-            (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-          );
-        });
-      const ok = async (...args: string[]): Promise<string> => {
-        const r = await kubectl(...args);
-        assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}`);
-        return r.stdout;
-      };
-      const manifest = async (name: string, text: string): Promise<string> => {
-        const file = join(dir, name);
-        await writeFile(file, text);
-        return file;
-      };
-
-      before(async () => {
-        cluster = await startTestCluster({ kubernetesCompat: compat });
-        dir = await mkdtemp(join(tmpdir(), 'kubectl-openapi-'));
-      });
-      after(async () => {
-        await cluster.close();
-        await rm(dir, { recursive: true, force: true });
-      });
+      const ws = kubectlWorkspace({ kubernetesCompat: compat });
+      const k = ws.kubectl(version);
 
       it('explain pod.spec.containers prints the fields with their descriptions (OpenAPI v3)', async () => {
-        const out = await ok('explain', 'pod.spec.containers');
+        const out = await k.ok(['explain', 'pod.spec.containers']);
         assert.match(out, /^KIND:\s+Pod$/m);
         assert.match(out, /^VERSION:\s+v1$/m);
         assert.match(out, /^FIELD: containers <\[\]Container>$/m);
@@ -83,25 +43,25 @@ for (const version of ['1.33', '1.27']) {
       });
 
       it('explain from the OpenAPI v2 Protocol Buffers document', async () => {
-        const out = await ok('explain', 'pod.spec.containers', '--output=plaintext-openapiv2');
+        const out = await k.ok(['explain', 'pod.spec.containers', '--output=plaintext-openapiv2']);
         assert.match(out, /^RESOURCE: containers <\[\]Object>$/m);
         assert.match(out, /^ {3}image\t<string>$/m);
         assert.match(out, /Container image name\./);
       });
 
       it('explain a branded group’s kind names the group as served', async () => {
-        const out = await ok('explain', 'events', `--api-version=events.${domain}/v1`);
+        const out = await k.ok(['explain', 'events', `--api-version=events.${domain}/v1`]);
         assert.match(out, new RegExp(`^GROUP:\\s+events\\.${domain.replace('.', '\\.')}$`, 'm'));
         assert.match(out, /^KIND:\s+Event$/m);
         assert.match(out, /Event is a report of an event somewhere in the cluster\./);
       });
 
       it('create -f with validation on: server-side field validation, found through /openapi/v3', async () => {
-        const file = await manifest(
+        const file = await ws.file(
           'create.yaml',
           `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: validated\n  namespace: default\ndata:\n  a: "1"\n---\n${DEPLOYMENT('validated', 1)}`,
         );
-        const r = await kubectl('create', '-f', file, '-v=6');
+        const r = await k.run(['create', '-f', file, '-v=6']);
         assert.equal(r.code, 0, r.stderr);
         assert.match(r.stdout, /configmap\/validated created/);
         assert.match(r.stdout, /deployment\.apps\/validated created/);
@@ -111,28 +71,28 @@ for (const version of ['1.33', '1.27']) {
       });
 
       it('--validate=strict rejects a manifest with an unknown field, with upstream’s message', async () => {
-        const file = await manifest('unknown.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: unknown-field\n  namespace: default\nbogus: true\n');
-        const r = await kubectl('create', '--validate=strict', '-f', file);
+        const file = await ws.file('unknown.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: unknown-field\n  namespace: default\nbogus: true\n');
+        const r = await k.run(['create', '--validate=strict', '-f', file]);
         assert.notEqual(r.code, 0);
         assert.match(r.stderr, /strict decoding error: unknown field "bogus"/);
-        assert.notEqual((await kubectl('get', 'cm', 'unknown-field', '-n', 'default')).code, 0);
+        assert.notEqual((await k.run(['get', 'cm', 'unknown-field', '-n', 'default'])).code, 0);
       });
 
       it('apply computes a strategic merge patch from the published patch metadata, also for a branded group', async () => {
         const role = (verbs: string) =>
           `apiVersion: rbac.authorization.${domain}/v1\nkind: Role\nmetadata:\n  name: reader\n  namespace: default\nrules:\n- apiGroups: [""]\n  resources: ["pods"]\n  verbs: [${verbs}]\n`;
         assert.match(
-          await ok('apply', '-f', await manifest('apply1.yaml', `${role('"get"')}---\n${DEPLOYMENT('applied', 1)}`)),
+          await k.ok(['apply', '-f', await ws.file('apply1.yaml', `${role('"get"')}---\n${DEPLOYMENT('applied', 1)}`)]),
           /role\.rbac\.authorization\.[a-z0-9.]+\/reader created/,
         );
-        const r = await kubectl('apply', '-f', await manifest('apply2.yaml', `${role('"get", "list"')}---\n${DEPLOYMENT('applied', 2)}`), '-v=8');
+        const r = await k.run(['apply', '-f', await ws.file('apply2.yaml', `${role('"get", "list"')}---\n${DEPLOYMENT('applied', 2)}`), '-v=8']);
         assert.equal(r.code, 0, r.stderr);
         assert.match(r.stdout, /role\.rbac\.authorization\.[a-z0-9.]+\/reader configured/);
         assert.match(r.stdout, /deployment\.apps\/applied configured/);
         assert.doesNotMatch(r.stderr, /error calculating patch from openapi/);
         const patchTypes = [...r.stderr.matchAll(/Content-Type: (application\/[a-z-]+\+json)/g)].map((m) => m[1]);
         assert.deepEqual(patchTypes, ['application/strategic-merge-patch+json', 'application/strategic-merge-patch+json']);
-        const got = JSON.parse(await ok('get', 'role', 'reader', '-n', 'default', '-o', 'json'));
+        const got = JSON.parse(await k.ok(['get', 'role', 'reader', '-n', 'default', '-o', 'json']));
         assert.deepEqual(got.rules[0].verbs, ['get', 'list']);
       });
     });

@@ -2,47 +2,15 @@
 // and the facts kubectl looks up in them (group-version-kinds, fieldValidation on PATCH).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import https from 'node:https';
 import { gunzipSync } from 'node:zlib';
 import { parse as parseYaml } from 'yaml';
-import { startTestCluster, type TestCluster } from './helpers/cluster.js';
+import { request, startTestCluster, type RawResponse, type TestCluster } from './helpers/cluster.js';
 import { decodeSwagger } from '../src/server/openapi/swagger-protobuf.js';
 
 type Json = any;
 
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-/** A GET with the admin certificate that keeps the body as bytes (protobuf, gzip). */
-function get(cluster: TestCluster, path: string, headers: Record<string, string> = {}): Promise<Raw> {
-  const url = new URL(cluster.url);
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path,
-        method: 'GET',
-        headers,
-        agent: false,
-        ca: cluster.caPem,
-        cert: cluster.adminCertPem,
-        key: cluster.adminKeyPem,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** A GET with the admin certificate; the body's bytes are in `body` (protobuf, gzip). */
+const get = (cluster: TestCluster, path: string, headers: Record<string, string> = {}): Promise<RawResponse> => request(cluster, 'GET', path, { headers });
 
 const getJson = async (cluster: TestCluster, path: string): Promise<Json> =>
   JSON.parse((await get(cluster, path, { accept: 'application/json' })).body.toString());
@@ -101,7 +69,7 @@ for (const compat of [false, true]) {
   const domain = compat ? 'k8s.io' : 'orch.io';
   describe(`OpenAPI documents (${compat ? '--kubernetes-compat' : 'orch names'})`, () => {
     let cluster: TestCluster;
-    let v2: Raw;
+    let v2: RawResponse;
     let doc: Json;
 
     before(async () => {

@@ -240,24 +240,27 @@ export function validateLabelSelector(sel: LabelSelector | undefined | null, fld
   return errs;
 }
 
-/** Upstream's ValidateLabelSelectorRequirement. */
-export function validateLabelSelectorRequirement(sr: LabelSelectorRequirement, fldPath: string, opts: LabelSelectorValidationOptions = {}): FieldError[] {
-  const errs: FieldError[] = [];
-  const values = sr.values ?? [];
-  switch (sr.operator) {
+/**
+ * The values rule of a set-based selector operator, shared by label and node selectors: In and
+ * NotIn need values, Exists and DoesNotExist take none; any other operator is invalid.
+ */
+export function validateSetOperator(operator: string, values: readonly unknown[], fldPath: string): FieldError[] {
+  switch (operator) {
     case 'In':
     case 'NotIn':
-      if (values.length === 0) errs.push(required(`${fldPath}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
+      return values.length === 0 ? [required(`${fldPath}.values`, "must be specified when `operator` is 'In' or 'NotIn'")] : [];
     case 'Exists':
     case 'DoesNotExist':
-      if (values.length > 0) {
-        errs.push(forbiddenField(`${fldPath}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-      }
-      break;
+      return values.length > 0 ? [forbiddenField(`${fldPath}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")] : [];
     default:
-      errs.push(invalid(`${fldPath}.operator`, sr.operator, 'not a valid selector operator'));
+      return [invalid(`${fldPath}.operator`, operator, 'not a valid selector operator')];
   }
+}
+
+/** Upstream's ValidateLabelSelectorRequirement. */
+export function validateLabelSelectorRequirement(sr: LabelSelectorRequirement, fldPath: string, opts: LabelSelectorValidationOptions = {}): FieldError[] {
+  const values = sr.values ?? [];
+  const errs = validateSetOperator(sr.operator, values, fldPath);
   errs.push(...validateLabelName(sr.key, `${fldPath}.key`));
   if (!opts.allowInvalidLabelValueInSelector) {
     for (let i = 0; i < values.length; i++) {

@@ -1,32 +1,15 @@
 /** Printers of the apps group, keyed by kind. */
 import type { Obj } from '../machinery/object.js';
-import { AGE_COLUMN, NAME_COLUMN, column, containerColumns, wide } from './columns.js';
+import { AGE_COLUMN, NAME_COLUMN, column, containerColumns } from './columns.js';
 import { APPS_V1, CORE_V1, EXTENSIONS_V1BETA1 } from './descriptions.js';
 import { at, int, list, str } from './fields.js';
 import { ageOf, containerCells, formatLabelSelector, formatLabelsAt, labelSelectorString, nameOf } from './format.js';
 import type { TablePrinter } from './types.js';
+import { READY_OF_DESIRED_COLUMN, readyOfDesired, replicaCountCells, replicaCountColumns, templateCells, templateColumns } from './workloads.js';
 
 const replicaSetPrinter: TablePrinter = {
-  columns: [
-    NAME_COLUMN,
-    column('Desired', 'integer', EXTENSIONS_V1BETA1['ReplicaSetSpec.replicas']),
-    column('Current', 'integer', EXTENSIONS_V1BETA1['ReplicaSetStatus.replicas']),
-    column('Ready', 'integer', EXTENSIONS_V1BETA1['ReplicaSetStatus.readyReplicas']),
-    AGE_COLUMN,
-    ...containerColumns(1),
-    wide('Selector', 'string', EXTENSIONS_V1BETA1['ReplicaSetSpec.selector']),
-  ],
-  rows: (obj, now) => [
-    [
-      nameOf(obj),
-      int(obj, 'spec.replicas'),
-      int(obj, 'status.replicas'),
-      int(obj, 'status.readyReplicas'),
-      ageOf(obj, now),
-      ...containerCells(obj, 'spec.template'),
-      formatLabelSelector(at(obj, 'spec.selector')),
-    ],
-  ],
+  columns: [NAME_COLUMN, ...replicaCountColumns(EXTENSIONS_V1BETA1, 'ReplicaSet'), ...templateColumns(EXTENSIONS_V1BETA1['ReplicaSetSpec.selector'])],
+  rows: (obj, now) => [[nameOf(obj), ...replicaCountCells(obj), ...templateCells(obj, now, 'spec.template', formatLabelSelector(at(obj, 'spec.selector')))]],
 };
 
 const daemonSetPrinter: TablePrinter = {
@@ -38,9 +21,7 @@ const daemonSetPrinter: TablePrinter = {
     column('Up-to-date', 'integer', EXTENSIONS_V1BETA1['DaemonSetStatus.updatedNumberScheduled']),
     column('Available', 'integer', EXTENSIONS_V1BETA1['DaemonSetStatus.numberAvailable']),
     column('Node Selector', 'string', CORE_V1['PodSpec.nodeSelector']),
-    AGE_COLUMN,
-    ...containerColumns(1),
-    wide('Selector', 'string', EXTENSIONS_V1BETA1['DaemonSetSpec.selector']),
+    ...templateColumns(EXTENSIONS_V1BETA1['DaemonSetSpec.selector']),
   ],
   rows: (obj, now) => [
     [
@@ -51,9 +32,7 @@ const daemonSetPrinter: TablePrinter = {
       int(obj, 'status.updatedNumberScheduled'),
       int(obj, 'status.numberAvailable'),
       formatLabelsAt(obj, 'spec.template.spec.nodeSelector'),
-      ageOf(obj, now),
-      ...containerCells(obj, 'spec.template'),
-      formatLabelSelector(at(obj, 'spec.selector')),
+      ...templateCells(obj, now, 'spec.template', formatLabelSelector(at(obj, 'spec.selector'))),
     ],
   ],
 };
@@ -61,32 +40,26 @@ const daemonSetPrinter: TablePrinter = {
 const deploymentPrinter: TablePrinter = {
   columns: [
     NAME_COLUMN,
-    column('Ready', 'string', 'Number of the pod with ready state'),
+    READY_OF_DESIRED_COLUMN,
     column('Up-to-date', 'string', EXTENSIONS_V1BETA1['DeploymentStatus.updatedReplicas']),
     column('Available', 'string', EXTENSIONS_V1BETA1['DeploymentStatus.availableReplicas']),
-    AGE_COLUMN,
-    ...containerColumns(1),
-    wide('Selector', 'string', EXTENSIONS_V1BETA1['DeploymentSpec.selector']),
+    ...templateColumns(EXTENSIONS_V1BETA1['DeploymentSpec.selector']),
   ],
   rows: (obj, now) => [
     [
       nameOf(obj),
-      `${int(obj, 'status.readyReplicas')}/${int(obj, 'spec.replicas')}`,
+      readyOfDesired(obj),
       int(obj, 'status.updatedReplicas'),
       int(obj, 'status.availableReplicas'),
-      ageOf(obj, now),
-      ...containerCells(obj, 'spec.template'),
       // Unlike the other workloads, a deployment prints its selector's text as is ("" when empty).
-      labelSelectorString(at(obj, 'spec.selector')) ?? '<invalid>',
+      ...templateCells(obj, now, 'spec.template', labelSelectorString(at(obj, 'spec.selector')) ?? '<invalid>'),
     ],
   ],
 };
 
 const statefulSetPrinter: TablePrinter = {
-  columns: [NAME_COLUMN, column('Ready', 'string', 'Number of the pod with ready state'), AGE_COLUMN, ...containerColumns(1)],
-  rows: (obj, now) => [
-    [nameOf(obj), `${int(obj, 'status.readyReplicas')}/${int(obj, 'spec.replicas')}`, ageOf(obj, now), ...containerCells(obj, 'spec.template')],
-  ],
+  columns: [NAME_COLUMN, READY_OF_DESIRED_COLUMN, AGE_COLUMN, ...containerColumns(1)],
+  rows: (obj, now) => [[nameOf(obj), readyOfDesired(obj), ageOf(obj, now), ...containerCells(obj, 'spec.template')]],
 };
 
 /** formatResourceName of the controller owner: "kind.group/name" lower-cased, "<none>" without one. */

@@ -1,11 +1,12 @@
 /** Printers of the batch group, keyed by kind. */
 import type { Obj } from '../machinery/object.js';
-import { AGE_COLUMN, NAME_COLUMN, column, containerColumns, wide } from './columns.js';
+import { NAME_COLUMN, column } from './columns.js';
 import { BATCH_V1, BATCH_V1BETA1 } from './descriptions.js';
 import { humanDuration, timestampMillis, translateTimestampSince } from './duration.js';
 import { at, has, int, list, optBool, optInt, str } from './fields.js';
-import { ageOf, boolPtrText, containerCells, formatLabelSelector, nameOf } from './format.js';
+import { boolPtrText, formatLabelSelector, nameOf } from './format.js';
 import type { TablePrinter } from './types.js';
+import { templateCells, templateColumns } from './workloads.js';
 
 /** "succeeded/completions"; without completions "succeeded/1", or "succeeded/1 of parallelism". */
 function completions(job: Obj): string {
@@ -29,19 +30,10 @@ const jobPrinter: TablePrinter = {
     NAME_COLUMN,
     column('Completions', 'string', BATCH_V1['JobStatus.succeeded']),
     column('Duration', 'string', 'Time required to complete the job.'),
-    AGE_COLUMN,
-    ...containerColumns(1),
-    wide('Selector', 'string', BATCH_V1['JobSpec.selector']),
+    ...templateColumns(BATCH_V1['JobSpec.selector']),
   ],
   rows: (job, now) => [
-    [
-      nameOf(job),
-      completions(job),
-      jobDuration(job, now),
-      ageOf(job, now),
-      ...containerCells(job, 'spec.template'),
-      formatLabelSelector(at(job, 'spec.selector')),
-    ],
+    [nameOf(job), completions(job), jobDuration(job, now), ...templateCells(job, now, 'spec.template', formatLabelSelector(at(job, 'spec.selector')))],
   ],
 };
 
@@ -52,9 +44,7 @@ const cronJobPrinter: TablePrinter = {
     column('Suspend', 'boolean', BATCH_V1BETA1['CronJobSpec.suspend']),
     column('Active', 'integer', BATCH_V1BETA1['CronJobStatus.active']),
     column('Last Schedule', 'string', BATCH_V1BETA1['CronJobStatus.lastScheduleTime']),
-    AGE_COLUMN,
-    ...containerColumns(1),
-    wide('Selector', 'string', BATCH_V1['JobSpec.selector']),
+    ...templateColumns(BATCH_V1['JobSpec.selector']),
   ],
   rows: (cj, now) => [
     [
@@ -63,9 +53,7 @@ const cronJobPrinter: TablePrinter = {
       boolPtrText(optBool(cj, 'spec.suspend')),
       list(cj, 'status.active').length,
       has(cj, 'status.lastScheduleTime') ? translateTimestampSince(at(cj, 'status.lastScheduleTime'), now) : '<none>',
-      ageOf(cj, now),
-      ...containerCells(cj, 'spec.jobTemplate.spec.template'),
-      formatLabelSelector(at(cj, 'spec.jobTemplate.spec.selector')),
+      ...templateCells(cj, now, 'spec.jobTemplate.spec.template', formatLabelSelector(at(cj, 'spec.jobTemplate.spec.selector'))),
     ],
   ],
 };

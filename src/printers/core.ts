@@ -2,48 +2,26 @@
 import type { Brand } from '../machinery/brand.js';
 import type { Obj } from '../machinery/object.js';
 import { compareGoStrings } from '../machinery/validation.js';
-import { AGE_COLUMN, NAME_COLUMN, column, containerColumns, wide } from './columns.js';
+import { AGE_COLUMN, NAME_COLUMN, column, containerColumns } from './columns.js';
 import { eventPrinter } from './core-event.js';
 import { nodePrinter } from './core-node.js';
 import { podPrinter } from './core-pod.js';
 import { endpointsPrinter, servicePrinter } from './core-service.js';
 import { persistentVolumeClaimPrinter, persistentVolumePrinter } from './core-volume.js';
 import { CORE_V1 } from './descriptions.js';
-import { int, list, map, str } from './fields.js';
+import { list, map, str } from './fields.js';
 import { ageOf, containerCells, formatLabelsAt, nameOf, quantityText } from './format.js';
 import type { TablePrinter } from './types.js';
+import { replicaCountCells, replicaCountColumns, templateCells, templateColumns } from './workloads.js';
 
 const podTemplatePrinter: TablePrinter = {
-  columns: [
-    NAME_COLUMN,
-    column('Containers', 'string', 'Names of each container in the template.'),
-    column('Images', 'string', 'Images referenced by each container in the template.'),
-    column('Pod Labels', 'string', 'The labels for the pod template.'),
-  ],
+  columns: [NAME_COLUMN, ...containerColumns(0), column('Pod Labels', 'string', 'The labels for the pod template.')],
   rows: (obj) => [[nameOf(obj), ...containerCells(obj, 'template'), formatLabelsAt(obj, 'template.metadata.labels')]],
 };
 
 const replicationControllerPrinter: TablePrinter = {
-  columns: [
-    NAME_COLUMN,
-    column('Desired', 'integer', CORE_V1['ReplicationControllerSpec.replicas']),
-    column('Current', 'integer', CORE_V1['ReplicationControllerStatus.replicas']),
-    column('Ready', 'integer', CORE_V1['ReplicationControllerStatus.readyReplicas']),
-    AGE_COLUMN,
-    ...containerColumns(1),
-    wide('Selector', 'string', CORE_V1['ReplicationControllerSpec.selector']),
-  ],
-  rows: (obj, now) => [
-    [
-      nameOf(obj),
-      int(obj, 'spec.replicas'),
-      int(obj, 'status.replicas'),
-      int(obj, 'status.readyReplicas'),
-      ageOf(obj, now),
-      ...containerCells(obj, 'spec.template'),
-      formatLabelsAt(obj, 'spec.selector'),
-    ],
-  ],
+  columns: [NAME_COLUMN, ...replicaCountColumns(CORE_V1, 'ReplicationController'), ...templateColumns(CORE_V1['ReplicationControllerSpec.selector'])],
+  rows: (obj, now) => [[nameOf(obj), ...replicaCountCells(obj), ...templateCells(obj, now, 'spec.template', formatLabelsAt(obj, 'spec.selector'))]],
 };
 
 const namespacePrinter: TablePrinter = {

@@ -32,6 +32,8 @@ export async function startTestCluster(opts: ControlPlaneOptions = {}): Promise<
 export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** The body as received (protobuf and gzip stay bytes); `text` is it read as UTF-8. */
+  body: Buffer;
   text: string;
   /** The JSON body, or undefined when it is not JSON. */
   json: any;
@@ -68,14 +70,15 @@ export function request(cluster: ControlPlane, method: string, path: string, opt
         const chunks: Buffer[] = [];
         res.on('data', (c) => chunks.push(c));
         res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
+          const bytes = Buffer.concat(chunks);
+          const text = bytes.toString('utf8');
           let json: unknown;
           try {
             json = JSON.parse(text);
           } catch {
             json = undefined;
           }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: bytes, text, json });
         });
         res.on('error', reject);
       },

@@ -14,12 +14,24 @@ export function assertOk(r: RawResponse, code = 200): any {
   return r.json;
 }
 
-function causesOf(r: RawResponse, kind: string): Cause[] {
+/** One cause of a Status as the server writes it. */
+export interface StatusCause {
+  reason: string;
+  field: string;
+  message: string;
+}
+
+/** Asserts a 422 Invalid for kind and returns its causes. */
+export function invalidCauses(r: RawResponse, kind: string): StatusCause[] {
   assert.equal(r.status, 422, `expected 422, got ${r.status}: ${r.text.slice(0, 800)}`);
   assert.equal(r.json.kind, 'Status');
   assert.equal(r.json.reason, 'Invalid');
   assert.equal(r.json.details.kind, kind);
-  return (r.json.details.causes ?? []).map((c: { field: string; message: string }) => [c.field, c.message]);
+  return r.json.details.causes ?? [];
+}
+
+function causesOf(r: RawResponse, kind: string): Cause[] {
+  return invalidCauses(r, kind).map((c) => [c.field, c.message]);
 }
 
 /** Asserts a 422 Invalid for kind whose causes include every expected one. */

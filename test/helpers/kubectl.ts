@@ -2,9 +2,14 @@
  * Drives a real kubectl binary against a test cluster: one-shot runs, long-running commands
  * (`get -w`, `wait`, `delete --wait`) read line by line, and the parsing of `kubectl get` tables.
  */
+import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ControlPlane } from '../../src/cmd/control-plane.js';
+import { after, before } from 'node:test';
+import type { ControlPlane, ControlPlaneOptions } from '../../src/cmd/control-plane.js';
+import { startTestCluster, type TestCluster } from './cluster.js';
 
 /** Where the machine keeps one kubectl per minor release (`kubectl.1.27` ... `kubectl.1.33`). */
 export const KUBECTL_DIR = '/usr/lib/google-cloud-sdk/bin';
@@ -49,7 +54,8 @@ export function kubectlFor(version: string, cluster: ControlPlane, cacheDir: str
   const envFor = (opts: KubectlOptions) => ({ ...process.env, ...(opts.env ?? {}) });
   const run = (args: string[], opts: KubectlOptions = {}): Promise<KubectlRun> =>
     new Promise((resolve) => {
-      execFile(binary, argv(args), { timeout: opts.timeoutMs ?? 20_000, env: envFor(opts) }, (err, stdout, stderr) => {
+      // -v=8 logs whole response bodies: allow far more output than execFile's default 1 MiB.
+      execFile(binary, argv(args), { timeout: opts.timeoutMs ?? 20_000, env: envFor(opts), maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
         const e = err as (Error & { code?: number | string; killed?: boolean }) | null;
         resolve({ code: !e ? 0 : e.killed ? -1 : typeof e.code === 'number' ? e.code : 1, stdout, stderr });
       });
@@ -66,6 +72,52 @@ export function kubectlFor(version: string, cluster: ControlPlane, cacheDir: str
       return startProcess(binary, argv(args), opts);
     },
   };
+}
+
+/** A cluster and a scratch folder for the enclosing suite: made before its tests, removed after them. */
+export interface KubectlWorkspace {
+  /** The running cluster (from the suite's first before hook on). */
+  readonly cluster: TestCluster;
+  /** The scratch folder (manifests, kubectl caches). */
+  readonly dir: string;
+  /** kubectl `version` against the cluster, with a cache of its own in the scratch folder. */
+  kubectl(version: string): Kubectl;
+  /** Writes text to a file in the scratch folder; resolves with its path. */
+  file(name: string, text: string): Promise<string>;
+}
+
+/** Registers the suite's workspace: the cluster (with opts) and the scratch folder. */
+export function kubectlWorkspace(opts: ControlPlaneOptions = {}): KubectlWorkspace {
+  let cluster: TestCluster | undefined;
+  let dir: string | undefined;
+  before(async () => {
+    [cluster, dir] = await Promise.all([startTestCluster(opts), mkdtemp(join(tmpdir(), 'kubectl-'))]);
+  });
+  after(async () => {
+    await cluster?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+  const ws: KubectlWorkspace = {
+    get cluster() {
+      assert.ok(cluster, 'the cluster starts in a before hook');
+      return cluster;
+    },
+    get dir() {
+      assert.ok(dir, 'the scratch folder is made in a before hook');
+      return dir;
+    },
+    kubectl(version) {
+      // Resolved at each use: the suite declares its kubectl before the cluster has started.
+      const resolved = () => kubectlFor(version, ws.cluster, join(ws.dir, `cache-${version}`));
+      return { version, run: (args, o) => resolved().run(args, o), ok: (args, o) => resolved().ok(args, o), start: (args, o) => resolved().start(args, o) };
+    },
+    async file(name, text) {
+      const path = join(ws.dir, name);
+      await writeFile(path, text);
+      return path;
+    },
+  };
+  return ws;
 }
 
 function startProcess(binary: string, args: string[], opts: KubectlOptions): KubectlProcess {

@@ -2,6 +2,7 @@
 import type { Obj } from '../../machinery/object.js';
 import { type FieldError, invalid } from '../../machinery/status.js';
 import { numOrNil, rec } from '../core/fields.js';
+import { validateNonnegativeField } from '../core/value-validation.js';
 import { coordination } from '../groups.js';
 
 /** Errors of a Lease's spec. */
@@ -11,7 +12,7 @@ export function validateLease(obj: Obj): FieldError[] {
   const duration = numOrNil(spec.leaseDurationSeconds);
   if (duration !== undefined && duration <= 0) errs.push(invalid('spec.leaseDurationSeconds', duration, 'must be greater than 0'));
   const transitions = numOrNil(spec.leaseTransitions);
-  if (transitions !== undefined && transitions < 0) errs.push(invalid('spec.leaseTransitions', transitions, 'must be greater than or equal to 0'));
+  if (transitions !== undefined) errs.push(...validateNonnegativeField(transitions, 'spec.leaseTransitions'));
   return errs;
 }
 

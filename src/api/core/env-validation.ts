@@ -143,27 +143,37 @@ function validateKeySelector(s: Rec, fldPath: string): FieldError[] {
   return errs;
 }
 
+type SourceRule = readonly [key: string, validate: (ref: Rec, fldPath: string) => FieldError[]];
+
+/** An env var's valueFrom sources, in upstream's order. */
+const ENV_VAR_SOURCES: readonly SourceRule[] = [
+  ['fieldRef', (ref, p) => validateObjectFieldSelector(ref, ENV_FIELD_PATHS, p)],
+  ['resourceFieldRef', (ref, p) => validateResourceFieldSelector(ref, p, false)],
+  ['configMapKeyRef', validateKeySelector],
+  ['secretKeyRef', validateKeySelector],
+];
+
+/** An envFrom entry's sources. */
+const ENV_FROM_SOURCES: readonly SourceRule[] = [
+  ['configMapRef', validateEnvSourceName],
+  ['secretRef', validateEnvSourceName],
+];
+
+/** Checks every source that is set (upstream checks them all, then judges the count); returns how many are. */
+function validateSetSources(holder: Rec, sources: readonly SourceRule[], fldPath: string, errs: FieldError[]): number {
+  let numSources = 0;
+  for (const [key, validate] of sources) {
+    if (!isSet(holder[key])) continue;
+    numSources++;
+    errs.push(...validate(rec(holder[key]), `${fldPath}.${key}`));
+  }
+  return numSources;
+}
+
 function validateEnvVarValueFrom(ev: Rec, fldPath: string): FieldError[] {
   if (!isSet(ev.valueFrom)) return [];
-  const from = rec(ev.valueFrom);
   const errs: FieldError[] = [];
-  let numSources = 0;
-  if (isSet(from.fieldRef)) {
-    numSources++;
-    errs.push(...validateObjectFieldSelector(rec(from.fieldRef), ENV_FIELD_PATHS, `${fldPath}.fieldRef`));
-  }
-  if (isSet(from.resourceFieldRef)) {
-    numSources++;
-    errs.push(...validateResourceFieldSelector(rec(from.resourceFieldRef), `${fldPath}.resourceFieldRef`, false));
-  }
-  if (isSet(from.configMapKeyRef)) {
-    numSources++;
-    errs.push(...validateKeySelector(rec(from.configMapKeyRef), `${fldPath}.configMapKeyRef`));
-  }
-  if (isSet(from.secretKeyRef)) {
-    numSources++;
-    errs.push(...validateKeySelector(rec(from.secretKeyRef), `${fldPath}.secretKeyRef`));
-  }
+  const numSources = validateSetSources(rec(ev.valueFrom), ENV_VAR_SOURCES, fldPath, errs);
   if (numSources === 0) errs.push(invalid(fldPath, '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`'));
   else if (str(ev.value)) errs.push(invalid(fldPath, '', 'may not be specified when `value` is not empty'));
   else if (numSources > 1) errs.push(invalid(fldPath, '', 'may not have more than one field specified at a time'));
@@ -196,15 +206,7 @@ export function validateEnvFrom(sources: unknown, fldPath: string): FieldError[]
     const idxPath = `${fldPath}[${i}]`;
     const prefix = str(ev.prefix);
     if (prefix) errs.push(...isEnvVarName(prefix).map((m) => invalid(`${idxPath}.prefix`, prefix, m)));
-    let numSources = 0;
-    if (isSet(ev.configMapRef)) {
-      numSources++;
-      errs.push(...validateEnvSourceName(rec(ev.configMapRef), `${idxPath}.configMapRef`));
-    }
-    if (isSet(ev.secretRef)) {
-      numSources++;
-      errs.push(...validateEnvSourceName(rec(ev.secretRef), `${idxPath}.secretRef`));
-    }
+    const numSources = validateSetSources(ev, ENV_FROM_SOURCES, idxPath, errs);
     if (numSources === 0) errs.push(invalid(fldPath, '', 'must specify one of: `configMapRef` or `secretRef`'));
     else if (numSources > 1) errs.push(invalid(fldPath, '', 'may not have more than one field specified at a time'));
   });

@@ -17,16 +17,8 @@ const DEFAULT_RESOURCE_REQUESTS_PREFIX = 'requests.';
 const NATIVE_RESOURCE_DOMAIN = 'kubernetes.io/';
 
 const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
-const STANDARD_RESOURCES = new Set([
-  'cpu',
-  'memory',
-  'ephemeral-storage',
-  'requests.cpu',
-  'requests.memory',
-  'requests.ephemeral-storage',
-  'limits.cpu',
-  'limits.memory',
-  'limits.ephemeral-storage',
+/** Upstream's integerResources: object counts, which quota only in whole numbers. */
+const INTEGER_RESOURCES: ReadonlySet<string> = new Set([
   'pods',
   'resourcequotas',
   'services',
@@ -34,15 +26,12 @@ const STANDARD_RESOURCES = new Set([
   'secrets',
   'configmaps',
   'persistentvolumeclaims',
-  'storage',
-  'requests.storage',
   'services.nodeports',
   'services.loadbalancers',
 ]);
-const STANDARD_QUOTA_RESOURCES = new Set([
-  'cpu',
-  'memory',
-  'ephemeral-storage',
+/** Upstream's standardQuotaResources: compute and storage requests and limits, and the object counts. */
+const STANDARD_QUOTA_RESOURCES: ReadonlySet<string> = new Set([
+  ...STANDARD_CONTAINER_RESOURCES,
   'requests.cpu',
   'requests.memory',
   'requests.storage',
@@ -50,27 +39,10 @@ const STANDARD_QUOTA_RESOURCES = new Set([
   'limits.cpu',
   'limits.memory',
   'limits.ephemeral-storage',
-  'pods',
-  'resourcequotas',
-  'services',
-  'replicationcontrollers',
-  'secrets',
-  'persistentvolumeclaims',
-  'configmaps',
-  'services.nodeports',
-  'services.loadbalancers',
+  ...INTEGER_RESOURCES,
 ]);
-const INTEGER_RESOURCES = new Set([
-  'pods',
-  'resourcequotas',
-  'services',
-  'replicationcontrollers',
-  'secrets',
-  'configmaps',
-  'persistentvolumeclaims',
-  'services.nodeports',
-  'services.loadbalancers',
-]);
+/** Upstream's standardResources: the quota names and `storage`. */
+const STANDARD_RESOURCES: ReadonlySet<string> = new Set([...STANDARD_QUOTA_RESOURCES, 'storage']);
 const STANDARD_LIMIT_RANGE_TYPES = new Set(['Pod', 'Container', 'PersistentVolumeClaim']);
 
 /** Upstream's IsNativeResource: no domain, or the kubernetes.io domain. */

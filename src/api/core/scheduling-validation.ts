@@ -3,8 +3,8 @@
  * taint effects, node and pod (anti-)affinity, node selector terms and topology spread
  * constraints. Node taints reuse the taint-effect rule.
  */
-import { type LabelSelector, validateLabelSelector } from '../../machinery/label-selector.js';
-import { duplicate, type FieldError, forbiddenField, invalid, notSupported, required } from '../../machinery/status.js';
+import { type LabelSelector, validateLabelSelector, validateSetOperator } from '../../machinery/label-selector.js';
+import { duplicate, type FieldError, invalid, notSupported, required } from '../../machinery/status.js';
 import { isValidLabelValue, nameIsDNSLabel, nameIsDNSSubdomain, validateLabelName } from '../../machinery/validation.js';
 import { isSet, list, num, numOrNil, type Rec, rec, records, str, strings } from './fields.js';
 
@@ -45,27 +45,13 @@ export function validateTolerations(tolerations: unknown, fldPath: string): Fiel
   return errs;
 }
 
-/** Upstream's (1.25) ValidateNodeSelectorRequirement. */
+/** Upstream's (1.25) ValidateNodeSelectorRequirement: the set operators, and Gt or Lt with one value. */
 function validateNodeSelectorRequirement(rq: Rec, fldPath: string): FieldError[] {
-  const errs: FieldError[] = [];
   const values = list(rq.values);
   const operator = str(rq.operator);
-  switch (operator) {
-    case 'In':
-    case 'NotIn':
-      if (values.length === 0) errs.push(required(`${fldPath}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
-    case 'Exists':
-    case 'DoesNotExist':
-      if (values.length > 0) errs.push(forbiddenField(`${fldPath}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-      break;
-    case 'Gt':
-    case 'Lt':
-      if (values.length !== 1) errs.push(required(`${fldPath}.values`, "must be specified single value when `operator` is 'Lt' or 'Gt'"));
-      break;
-    default:
-      errs.push(invalid(`${fldPath}.operator`, operator, 'not a valid selector operator'));
-  }
+  const numeric = operator === 'Gt' || operator === 'Lt';
+  const errs = numeric ? [] : validateSetOperator(operator, values, fldPath);
+  if (numeric && values.length !== 1) errs.push(required(`${fldPath}.values`, "must be specified single value when `operator` is 'Lt' or 'Gt'"));
   errs.push(...validateLabelName(str(rq.key), `${fldPath}.key`));
   return errs;
 }

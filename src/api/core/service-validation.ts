@@ -224,6 +224,13 @@ export function validateService(svc: Obj, sourceRangesAnnotation: string): Field
   return errs;
 }
 
+/** A service giving up its secondary cluster IP or family must say SingleStack. */
+function singleStackWhenReleasing(spec: Rec, secondary: 'clusterIP' | 'ipFamily'): FieldError[] {
+  if (str(spec.ipFamilyPolicy) === 'SingleStack') return [];
+  const policy = isSet(spec.ipFamilyPolicy) ? str(spec.ipFamilyPolicy) : null;
+  return [invalid('spec.ipFamilyPolicy', policy, `must be set to 'SingleStack' when releasing the secondary ${secondary}`)];
+}
+
 /** Upstream's validateUpgradeDowngradeClusterIPs: cluster IPs may not change once set. */
 function validateClusterIPsUpdate(spec: Rec, oldSpec: Rec): FieldError[] {
   if (spec.type === 'ExternalName' || oldSpec.type === 'ExternalName') return [];
@@ -238,15 +245,7 @@ function validateClusterIPsUpdate(spec: Rec, oldSpec: Rec): FieldError[] {
   } else if (prev.length > next.length) {
     if (next.length === 0) errs.push(invalid('spec.clusterIPs[0]', slice(next), 'primary clusterIP can not be unset'));
     if (prev.length > 0 && next.length > 0 && next[0] !== prev[0]) errs.push(invalid('spec.clusterIPs[0]', slice(next), 'may not change once set'));
-    if (next.length === 1 && str(spec.ipFamilyPolicy) !== 'SingleStack') {
-      errs.push(
-        invalid(
-          'spec.ipFamilyPolicy',
-          isSet(spec.ipFamilyPolicy) ? str(spec.ipFamilyPolicy) : null,
-          "must be set to 'SingleStack' when releasing the secondary clusterIP",
-        ),
-      );
-    }
+    if (next.length === 1) errs.push(...singleStackWhenReleasing(spec, 'clusterIP'));
   } else if (prev.length > 0 && next[0] !== prev[0]) {
     errs.push(invalid('spec.clusterIPs[0]', slice(next), 'may not change once set'));
   }
@@ -265,15 +264,7 @@ function validateIPFamiliesUpdate(spec: Rec, oldSpec: Rec): FieldError[] {
   } else if (prev.length > next.length) {
     if (strings(spec.clusterIPs).length === 0) errs.push(invalid('spec.ipFamilies[0]', slice(next), 'primary ipFamily can not be unset'));
     if (next.length > 0 && next[0] !== prev[0]) errs.push(invalid('spec.ipFamilies[0]', slice(strings(spec.clusterIPs)), 'may not change once set'));
-    if (next.length === 1 && str(spec.ipFamilyPolicy) !== 'SingleStack') {
-      errs.push(
-        invalid(
-          'spec.ipFamilyPolicy',
-          isSet(spec.ipFamilyPolicy) ? str(spec.ipFamilyPolicy) : null,
-          "must be set to 'SingleStack' when releasing the secondary ipFamily",
-        ),
-      );
-    }
+    if (next.length === 1) errs.push(...singleStackWhenReleasing(spec, 'ipFamily'));
   } else if (prev.length > 0 && next.length > 0 && next[0] !== prev[0]) {
     errs.push(invalid('spec.ipFamilies[0]', slice(strings(spec.clusterIPs)), 'may not change once set'));
   }

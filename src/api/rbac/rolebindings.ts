@@ -1,15 +1,4 @@
-/** RoleBinding: RBAC names need only be valid path segments; refers to a Role or ClusterRole, for good. */
-import { rbac } from '../groups.js';
-import { defaultBinding, validateBinding, validateBindingUpdate } from './rbac-validation.js';
+/** RoleBinding: refers to a Role or ClusterRole, for good. */
+import { bindingStrategy, rbacDefinition } from './rbac-definition.js';
 
-export const roleBindings = rbac({
-  kind: 'RoleBinding',
-  plural: 'rolebindings',
-  namespaced: true,
-  nameRule: 'path-segment',
-  strategy: {
-    defaults: (obj, ctx) => defaultBinding(obj, ctx.brand),
-    validate: (obj, ctx) => validateBinding(obj, true, ctx.brand),
-    validateUpdate: (obj, old, ctx) => validateBindingUpdate(obj, old, true, ctx.brand),
-  },
-});
+export const roleBindings = rbacDefinition('RoleBinding', 'rolebindings', true, bindingStrategy(true));

@@ -1,11 +1,5 @@
-/** Role: RBAC names need only be valid path segments; every rule names verbs, groups and resources. */
-import { rbac } from '../groups.js';
+/** Role: every rule names verbs, groups and resources. */
+import { rbacDefinition } from './rbac-definition.js';
 import { validateRole } from './rbac-validation.js';
 
-export const roles = rbac({
-  kind: 'Role',
-  plural: 'roles',
-  namespaced: true,
-  nameRule: 'path-segment',
-  strategy: { validate: validateRole, validateUpdate: validateRole },
-});
+export const roles = rbacDefinition('Role', 'roles', true, { validate: validateRole, validateUpdate: validateRole });

@@ -4,6 +4,7 @@
  * does not exist is created from it (201), as upstream's patch with forceAllowCreate.
  */
 import { parse as parseYaml } from 'yaml';
+import { parseBoolError, parseGoBool } from '../../machinery/go-bool.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest, conflict, type FieldError, forbiddenField, required, StatusError } from '../../machinery/status.js';
 import { readBody } from '../http.js';
@@ -13,29 +14,14 @@ import { admitFor, mutateFor, dryRunOf, type ResourceRequest, writeStored } from
 
 export const APPLY_PATCH = 'application/apply-patch+yaml';
 
-const GO_BOOLS: Readonly<Record<string, boolean>> = {
-  '1': true,
-  t: true,
-  T: true,
-  TRUE: true,
-  true: true,
-  True: true,
-  '0': false,
-  f: false,
-  F: false,
-  FALSE: false,
-  false: false,
-  False: false,
-};
-
 /**
  * PatchOptions as upstream decodes and validates them: `force` parses as Go's ParseBool (400
  * otherwise) and is for apply only; apply needs a fieldManager; 422 on PatchOptions.
  */
 export function patchOptionsOf(r: ResourceRequest, apply: boolean): { force: boolean } {
   const raw = r.query.get('force');
-  const force = raw === null ? undefined : GO_BOOLS[raw];
-  if (raw !== null && force === undefined) throw badRequest(`strconv.ParseBool: parsing ${JSON.stringify(raw)}: invalid syntax`);
+  const force = raw === null ? undefined : parseGoBool(raw);
+  if (raw !== null && force === undefined) throw badRequest(parseBoolError(raw));
   const errs: FieldError[] = [];
   if (!apply && force !== undefined) errs.push(forbiddenField('force', 'may not be specified for non-apply patch'));
   if (apply && (r.query.get('fieldManager') ?? '') === '') errs.push(required('fieldManager', 'is required for apply patch'));

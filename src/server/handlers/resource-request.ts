@@ -13,7 +13,7 @@ import { mediaTypeEssence } from '../../codec/accept.js';
 import { badRequest, unsupportedMediaType } from '../../machinery/status.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { objectShapeError } from '../../machinery/object-shape.js';
-import type { Admission } from '../../admission/admission.js';
+import type { Admission, AdmissionAttributes } from '../../admission/admission.js';
 import { decodeProtobufObject, ProtobufDecodeError, UnsupportedProtobufType } from '../../codec/protobuf/index.js';
 import type { ReviewDeps } from '../../registry/reviews.js';
 
@@ -139,34 +139,19 @@ export function listOptionsOf(query: URLSearchParams): ListOptions {
 
 export { intParam };
 
+/** What admission is told of a write of this request on obj (old: the stored object, if any). */
+function admissionAttributes(r: ResourceRequest, operation: AdmissionAttributes['operation'], obj: Obj, old: Obj | undefined): AdmissionAttributes {
+  return { operation, resource: r.store.info, namespace: r.namespace, name: r.name, subresource: r.subresource, object: obj, oldObject: old, ctx: r.ctx };
+}
+
 /** The mutating-admission callback for a write of this request. */
 export function mutateFor(r: ResourceRequest, operation: 'CREATE' | 'UPDATE'): AdmitFn {
-  return (obj, old) =>
-    r.admission.admit({
-      operation,
-      resource: r.store.info,
-      namespace: r.namespace,
-      name: r.name,
-      subresource: r.subresource,
-      object: obj,
-      oldObject: old,
-      ctx: r.ctx,
-    });
+  return (obj, old) => r.admission.admit(admissionAttributes(r, operation, obj, old));
 }
 
 /** The validating-admission callback for a write of this request. */
-export function admitFor(r: ResourceRequest, operation: 'CREATE' | 'UPDATE' | 'DELETE'): AdmitFn {
-  return (obj, old) =>
-    r.admission.validate({
-      operation,
-      resource: r.store.info,
-      namespace: r.namespace,
-      name: r.name,
-      subresource: r.subresource,
-      object: obj,
-      oldObject: old,
-      ctx: r.ctx,
-    });
+export function admitFor(r: ResourceRequest, operation: AdmissionAttributes['operation']): AdmitFn {
+  return (obj, old) => r.admission.validate(admissionAttributes(r, operation, obj, old));
 }
 
 /**
