@@ -6,6 +6,8 @@ import { StatusError } from '../machinery/status.js';
 import { FieldManager } from './field-manager.js';
 import { setOf } from './ssa/field-set.js';
 import { fieldElement } from './ssa/path-element.js';
+import { next, randomRoot, rngOf } from './ssa/random-objects.test.js';
+import { zeroObject } from './ssa/zero-object.js';
 import { LOOKUP } from './ssa/test-schemas.test.js';
 import { typeOfKind } from './ssa/typed-schema.js';
 
@@ -198,6 +200,22 @@ describe('FieldManager.apply', () => {
       entries(o).map((e) => `${e.operation} ${e.manager}`),
       ['Apply beta', 'Apply alpha', 'Update zeta'],
     );
+  });
+});
+
+describe('FieldManager.update of a new object', () => {
+  it('records from the shared zero object what an update over a copy of it records (random objects)', () => {
+    const zero = zeroObject('test/v1', 'Root', type.atom);
+    const rng = rngOf(3);
+    for (let i = 0; i < 300; i++) {
+      const o = randomRoot(rng) as Obj;
+      // A third of them come with managedFields, which a create keeps when they decode.
+      if (i % 3 === 0) o.metadata = { ...o.metadata, managedFields: entries(fm().update(undefined, next(rng, o) as Obj, 'earlier')) };
+      const created = fm().update(undefined, structuredClone(o), 'creator');
+      const general = fm().update(structuredClone(zero) as Obj, structuredClone(o), 'creator');
+      assert.deepEqual(created, general, JSON.stringify(o));
+    }
+    assert.ok(Object.isFrozen(zero), 'the zero object is shared: it must stay unmodified');
   });
 });
 

@@ -9,7 +9,7 @@
  * identifier, managedFields timestamps, strip of server-owned metadata, structured merge.
  */
 import { badRequest, StatusError } from '../machinery/status.js';
-import { isPlainObject, type Obj } from '../machinery/object.js';
+import { isPlainObject, type Obj, rfc3339 } from '../machinery/object.js';
 import { capUpdateManagers } from './ssa/cap-managers.js';
 import { ApplyConflicts, applyConflictError } from './ssa/conflict.js';
 import type { FieldSet } from './ssa/field-set.js';
@@ -57,6 +57,7 @@ function internal(message: string): StatusError {
 
 export class FieldManager {
   private readonly updater: Updater;
+  private zeroObj: Obj | undefined;
 
   constructor(private readonly cfg: FieldManagerConfig) {
     this.updater = new Updater(cfg.type.atom, cfg.resetFields);
@@ -137,26 +138,27 @@ export class FieldManager {
   }
 
   // capManagers, buildManagerInfo and managedFieldsUpdater around an update.
+  // managed is the caller's own (freshly decoded or copied): it is updated in place.
   private capUpdate(live: Obj, next: Obj, managed: Managed, manager: string): Managed {
     const id = managerIdentifier({ manager: manager || 'unknown', operation: 'Update', apiVersion: this.cfg.apiVersion, subresource: this.cfg.subresource });
-    const result = copyManaged(managed);
-    result.fields = this.structuredUpdate(live, next, result, CURRENT_OPERATION);
-    stripMeta(result, CURRENT_OPERATION);
-    const own = result.fields.get(CURRENT_OPERATION);
+    managed.fields = this.structuredUpdate(live, next, managed, CURRENT_OPERATION);
+    stripMeta(managed, CURRENT_OPERATION);
+    const own = managed.fields.get(CURRENT_OPERATION);
     if (own !== undefined) {
       // The write changed fields: they join the manager's entry, which gets the time.
-      result.fields.delete(CURRENT_OPERATION);
-      const previous = result.fields.get(id);
-      result.fields.set(id, previous ? { ...own, set: own.set.union(previous.set) } : own);
-      result.times.set(id, this.timestamp());
+      managed.fields.delete(CURRENT_OPERATION);
+      const previous = managed.fields.get(id);
+      managed.fields.set(id, previous ? { set: own.set.union(previous.set), apiVersion: own.apiVersion, applied: own.applied } : own);
+      managed.times.set(id, this.timestamp());
     }
-    capUpdateManagers(result);
-    return result;
+    capUpdateManagers(managed);
+    return managed;
   }
 
   private structuredUpdate(live: Obj, next: Obj, managed: Managed, manager: string) {
     this.typed(next, 'new');
-    this.typed(live, 'live');
+    // The zero object (only ever had from zero()) is built from the type: it conforms.
+    if (live !== this.zeroObj) this.typed(live, 'live');
     return this.updater.updateOwnership(live, next, this.cfg.apiVersion, managed.fields, manager);
   }
 
@@ -205,11 +207,12 @@ export class FieldManager {
   }
 
   private zero(): Obj {
-    return zeroObject(this.cfg.apiVersion, this.cfg.kind, this.cfg.type.atom) as Obj;
+    this.zeroObj ??= zeroObject(this.cfg.apiVersion, this.cfg.kind, this.cfg.type.atom) as Obj;
+    return this.zeroObj;
   }
 
   private timestamp(): string {
-    return `${this.cfg.now().toISOString().slice(0, 19)}Z`;
+    return stampOf(this.cfg.now());
   }
 
   // objectGVKNN: `namespace/name; group/version, Kind=kind`.
@@ -217,6 +220,16 @@ export class FieldManager {
     const meta = metadataOf(obj);
     return `${String(meta?.namespace ?? '')}/${String(meta?.name ?? '')}; ${gvkString(this.cfg.apiVersion, this.cfg.kind)}`;
   }
+}
+
+// The text depends on the second only, which the writes of a busy server mostly share.
+let lastStamp = { second: Number.NaN, text: '' };
+
+/** A managedFields time: RFC 3339 in UTC, whole seconds. */
+function stampOf(now: Date): string {
+  const second = Math.floor(now.getTime() / 1000);
+  if (second !== lastStamp.second) lastStamp = { second, text: rfc3339(now) };
+  return lastStamp.text;
 }
 
 /** schema.GroupVersionKind.String: `apps/v1, Kind=Deployment`, `/v1, Kind=ConfigMap`. */
@@ -238,7 +251,8 @@ function hasUid(obj: Obj): boolean {
 function withoutManagedFields(obj: Obj): Obj {
   const meta = metadataOf(obj);
   if (meta === undefined || !('managedFields' in meta)) return obj;
-  const { managedFields: _dropped, ...rest } = meta;
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(meta)) if (key !== 'managedFields') rest[key] = meta[key];
   return { ...obj, metadata: rest };
 }
 

@@ -3,24 +3,19 @@
  * `ancient-changes` entry per API version, so managedFields cannot grow without bound.
  */
 import { compareGoStrings } from '../../machinery/validation.js';
-import { type Managed, managerIdentifier } from './managed-fields.js';
+import { type Managed, managerIdentifier, timeSeconds } from './managed-fields.js';
 
 /** DefaultMaxUpdateManagers. */
 export const MAX_UPDATE_MANAGERS = 10;
 
 const ANCIENT_CHANGES = 'ancient-changes';
 
-function seconds(t: string | undefined): number {
-  if (t === undefined) return 0;
-  const ms = Date.parse(t);
-  return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
-}
-
 /** Merges the oldest update managers until at most max remain (modifies managed). */
 export function capUpdateManagers(managed: Managed, max = MAX_UPDATE_MANAGERS): void {
-  const updaters = [...managed.fields].filter(([, vs]) => !vs.applied).map(([id]) => id);
+  const updaters: string[] = [];
+  for (const [id, vs] of managed.fields) if (!vs.applied) updaters.push(id);
   if (updaters.length <= max) return;
-  updaters.sort((a, b) => seconds(managed.times.get(a)) - seconds(managed.times.get(b)) || compareGoStrings(a, b));
+  updaters.sort((a, b) => timeSeconds(managed.times.get(a)) - timeSeconds(managed.times.get(b)) || compareGoStrings(a, b));
   const firstOfVersion = new Map<string, string>();
   let length = updaters.length;
   for (let i = 0; i < updaters.length && length > max; i++) {

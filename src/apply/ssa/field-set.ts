@@ -11,17 +11,42 @@ interface ChildNode {
   readonly set: FieldSet;
 }
 
+// What a set without members or children reads (most sets of a trie have one or the other).
+const NO_MEMBERS: ReadonlyMap<string, PathElement> = new Map();
+const NO_CHILDREN: ReadonlyMap<string, ChildNode> = new Map();
+
 export class FieldSet {
-  readonly members = new Map<string, PathElement>();
-  readonly children = new Map<string, ChildNode>();
+  private memberMap: Map<string, PathElement> | undefined;
+  private childMap: Map<string, ChildNode> | undefined;
+
+  /** The elements that are members at this level, by id. */
+  get members(): ReadonlyMap<string, PathElement> {
+    return this.memberMap ?? NO_MEMBERS;
+  }
+
+  /** The child set below each element, by the element's id. */
+  get children(): ReadonlyMap<string, ChildNode> {
+    return this.childMap ?? NO_CHILDREN;
+  }
+
+  /** Makes pe a member at this level (a set under construction only). */
+  addMember(pe: PathElement): void {
+    this.memberMap ??= new Map();
+    this.memberMap.set(pe.id, pe);
+  }
+
+  /** Sets the child set below an element (a set under construction only). */
+  addChild(child: ChildNode): void {
+    this.childMap ??= new Map();
+    this.childMap.set(child.pe.id, child);
+  }
 
   /** Adds a path (a set under construction only). */
   insert(path: Path): this {
     if (path.length === 0) return this;
     let node: FieldSet = this;
     for (let i = 0; i < path.length - 1; i++) node = node.descend(path[i]);
-    const last = path[path.length - 1];
-    node.members.set(last.id, last);
+    node.addMember(path[path.length - 1]);
     return this;
   }
 
@@ -30,7 +55,7 @@ export class FieldSet {
     let child = this.children.get(pe.id);
     if (child === undefined) {
       child = { pe, set: new FieldSet() };
-      this.children.set(pe.id, child);
+      this.addChild(child);
     }
     return child.set;
   }
@@ -59,59 +84,53 @@ export class FieldSet {
     if (other === this || other.isBare()) return this;
     if (this.isBare()) return other;
     const out = new FieldSet();
-    for (const [id, pe] of this.members) out.members.set(id, pe);
-    for (const [id, pe] of other.members) out.members.set(id, pe);
+    for (const pe of this.members.values()) out.addMember(pe);
+    for (const pe of other.members.values()) out.addMember(pe);
     for (const [id, c] of this.children) {
       const theirs = other.children.get(id);
-      out.children.set(id, theirs === undefined ? c : { pe: c.pe, set: c.set.union(theirs.set) });
+      out.addChild(theirs === undefined ? c : { pe: c.pe, set: c.set.union(theirs.set) });
     }
-    for (const [id, c] of other.children) if (!this.children.has(id)) out.children.set(id, c);
+    for (const [id, c] of other.children) if (!this.children.has(id)) out.addChild(c);
     return out;
   }
 
   intersection(other: FieldSet): FieldSet {
+    if (this.isBare()) return this;
+    if (other.isBare()) return other;
     const out = new FieldSet();
-    for (const [id, pe] of this.members) if (other.members.has(id)) out.members.set(id, pe);
+    for (const [id, pe] of this.members) if (other.members.has(id)) out.addMember(pe);
     for (const [id, c] of this.children) {
       const theirs = other.children.get(id);
       if (theirs === undefined) continue;
       const set = c.set.intersection(theirs.set);
-      if (!set.empty()) out.children.set(id, { pe: c.pe, set });
+      if (!set.empty()) out.addChild({ pe: c.pe, set });
     }
     return out;
   }
 
   /** Members of other leave this set; a member of other does not remove the paths below it. */
   difference(other: FieldSet): FieldSet {
-    if (other.isBare() || this.isBare()) return this;
-    const out = new FieldSet();
-    for (const [id, pe] of this.members) if (!other.members.has(id)) out.members.set(id, pe);
-    for (const [id, c] of this.children) {
-      const theirs = other.children.get(id);
-      if (theirs === undefined) {
-        out.children.set(id, c);
-        continue;
-      }
-      const set = c.set.difference(theirs.set);
-      if (!set.empty()) out.children.set(id, { pe: c.pe, set });
-    }
-    return out;
+    return this.subtract(other, false);
   }
 
   /** Like difference, but a member of other also removes everything below it. */
   recursiveDifference(other: FieldSet): FieldSet {
+    return this.subtract(other, true);
+  }
+
+  private subtract(other: FieldSet, recursive: boolean): FieldSet {
     if (other.isBare() || this.isBare()) return this;
     const out = new FieldSet();
-    for (const [id, pe] of this.members) if (!other.members.has(id)) out.members.set(id, pe);
+    for (const [id, pe] of this.members) if (!other.members.has(id)) out.addMember(pe);
     for (const [id, c] of this.children) {
-      if (other.members.has(id)) continue;
+      if (recursive && other.members.has(id)) continue;
       const theirs = other.children.get(id);
       if (theirs === undefined) {
-        out.children.set(id, c);
+        out.addChild(c);
         continue;
       }
-      const set = c.set.recursiveDifference(theirs.set);
-      if (!set.empty()) out.children.set(id, { pe: c.pe, set });
+      const set = c.set.subtract(theirs.set, recursive);
+      if (!set.empty()) out.addChild({ pe: c.pe, set });
     }
     return out;
   }
@@ -150,9 +169,10 @@ export class FieldSet {
   private emit(includeSelf: boolean): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     if (includeSelf && !this.isBare()) out['.'] = {};
-    const elements = new Map<string, PathElement>(this.members);
-    for (const [id, c] of this.children) elements.set(id, c.pe);
-    for (const pe of sorted(elements.values())) {
+    const elements = [...this.members.values()];
+    for (const [id, c] of this.children) if (!this.members.has(id)) elements.push(c.pe);
+    if (elements.length > 1) elements.sort(comparePathElements);
+    for (const pe of elements) {
       const child = this.children.get(pe.id);
       out[pe.id] = child === undefined ? {} : child.set.emit(this.members.has(pe.id));
     }
@@ -193,7 +213,8 @@ function sortedNodes(nodes: Iterable<ChildNode>): ChildNode[] {
 function read(fields: Record<string, unknown>): { children: FieldSet | undefined; member: boolean } {
   let children: FieldSet | undefined;
   let member = false;
-  for (const [key, value] of Object.entries(fields)) {
+  for (const key of Object.keys(fields)) {
+    const value = fields[key];
     if (key === '.') {
       member = true;
       continue;
@@ -204,11 +225,11 @@ function read(fields: Record<string, unknown>): { children: FieldSet | undefined
     const sub = read(value as Record<string, unknown>);
     if (sub.member) {
       children ??= new FieldSet();
-      children.members.set(pe.id, pe);
+      children.addMember(pe);
     }
     if (sub.children !== undefined) {
       children ??= new FieldSet();
-      children.children.set(pe.id, { pe, set: sub.children });
+      children.addChild({ pe, set: sub.children });
     }
   }
   if (children === undefined) member = true;

@@ -39,18 +39,56 @@ export interface ManagerInfo {
   subresource?: string;
 }
 
-/** BuildManagerIdentifier: the entry's JSON as encoding/json writes it, empty fields omitted. */
-export function managerIdentifier(info: ManagerInfo): string {
-  const parts: string[] = [];
-  if (info.manager) parts.push(`"manager":${goJsonString(info.manager)}`);
-  if (info.operation) parts.push(`"operation":${goJsonString(info.operation)}`);
-  if (info.operation !== 'Apply' && info.apiVersion) parts.push(`"apiVersion":${goJsonString(info.apiVersion)}`);
-  if (info.subresource) parts.push(`"subresource":${goJsonString(info.subresource)}`);
-  return `{${parts.join(',')}}`;
+/**
+ * Every identifier built here, reached by its fields (manager, operation, apiVersion,
+ * subresource: no string to build or hash on a hit), and what each one holds, so that encoding
+ * entries and printing conflicts never parse one back. One table for the process: managers are
+ * few, and a flood of names (each request may name its own) only empties it.
+ */
+interface IdNode {
+  readonly next: Map<string, IdNode>;
+  id?: string;
+}
+let idRoot: IdNode = { next: new Map() };
+const KNOWN_IDS = new Map<string, Readonly<ManagerInfo>>();
+const MAX_KNOWN_IDS = 10_000;
+
+function idNode(node: IdNode, part: string): IdNode {
+  let child = node.next.get(part);
+  if (child === undefined) {
+    child = { next: new Map() };
+    node.next.set(part, child);
+  }
+  return child;
 }
 
-/** The fields of a manager identifier. */
-export function parseManagerIdentifier(id: string): ManagerInfo {
+/** BuildManagerIdentifier: the entry's JSON as encoding/json writes it, empty fields omitted. */
+export function managerIdentifier(info: ManagerInfo): string {
+  const { manager, operation } = info;
+  // An applier's entry is one for every version.
+  const apiVersion = operation !== 'Apply' ? (info.apiVersion ?? '') : '';
+  const subresource = info.subresource ?? '';
+  if (KNOWN_IDS.size >= MAX_KNOWN_IDS) {
+    KNOWN_IDS.clear();
+    idRoot = { next: new Map() };
+  }
+  const node = idNode(idNode(idNode(idNode(idRoot, manager), operation), apiVersion), subresource);
+  if (node.id !== undefined) return node.id;
+  let body = '';
+  if (manager) body += `,"manager":${goJsonString(manager)}`;
+  if (operation) body += `,"operation":${goJsonString(operation)}`;
+  if (apiVersion) body += `,"apiVersion":${goJsonString(apiVersion)}`;
+  if (subresource) body += `,"subresource":${goJsonString(subresource)}`;
+  const id = `{${body.slice(1)}}`;
+  KNOWN_IDS.set(id, { manager, operation, apiVersion: apiVersion || undefined, subresource: subresource || undefined });
+  node.id = id;
+  return id;
+}
+
+/** The fields of a manager identifier (shared: not to be modified). */
+export function parseManagerIdentifier(id: string): Readonly<ManagerInfo> {
+  const known = KNOWN_IDS.get(id);
+  if (known !== undefined) return known;
   try {
     const v = JSON.parse(id) as Record<string, unknown>;
     return {
@@ -81,7 +119,10 @@ export function isResetManagedFields(entries: unknown): boolean {
 // The zero ManagedFieldsEntry: every field absent or empty, as Go's DeepEqual to {} sees it.
 function isEmptyEntry(e: unknown): boolean {
   if (typeof e !== 'object' || e === null || Array.isArray(e)) return false;
-  for (const v of Object.values(e)) if (v !== undefined && v !== null && v !== '') return false;
+  for (const k of Object.keys(e)) {
+    const v = (e as Record<string, unknown>)[k];
+    if (v !== undefined && v !== null && v !== '') return false;
+  }
   return true;
 }
 
@@ -113,14 +154,23 @@ export function decodeManagedFields(entries: unknown): Managed {
   return managed;
 }
 
-// metav1.Time re-serializes in UTC with second precision.
+// metav1.Time re-serializes in UTC with second precision. Entries keep the times of earlier
+// writes, so the same few strings come back on every write of an object.
+const NORMALIZED_TIMES = new Map<string, string | undefined>();
+const MAX_NORMALIZED_TIMES = 1_000;
+
 function normalizeTime(t: unknown): string | undefined {
   if (typeof t !== 'string' || t === '') return undefined;
+  if (NORMALIZED_TIMES.has(t)) return NORMALIZED_TIMES.get(t);
   const ms = Date.parse(t);
-  return Number.isNaN(ms) ? undefined : rfc3339(new Date(ms));
+  const normalized = Number.isNaN(ms) ? undefined : rfc3339(new Date(ms));
+  if (NORMALIZED_TIMES.size >= MAX_NORMALIZED_TIMES) NORMALIZED_TIMES.clear();
+  NORMALIZED_TIMES.set(t, normalized);
+  return normalized;
 }
 
-function seconds(t: string | undefined): number {
+/** Whole seconds of a normalized time (0 when absent), the order of entries and of updaters. */
+export function timeSeconds(t: string | undefined): number {
   if (t === undefined) return 0;
   const ms = Date.parse(t);
   return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
@@ -144,26 +194,30 @@ export interface ManagedFieldsEntry {
 export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | undefined {
   if (managed.fields.size === 0) return undefined;
   const entries: ManagedFieldsEntry[] = [];
-  for (const [id, vs] of managed.fields) {
-    const info = parseManagerIdentifier(id);
-    const time = managed.times.get(id);
-    entries.push({
-      ...(info.manager ? { manager: info.manager } : {}),
-      operation: vs.applied ? 'Apply' : info.operation,
-      apiVersion: vs.apiVersion,
-      ...(time !== undefined ? { time } : {}),
-      fieldsType: 'FieldsV1',
-      fieldsV1: vs.set.toFieldsV1(),
-      ...(info.subresource ? { subresource: info.subresource } : {}),
-    });
-  }
-  return entries.sort(compareEntries);
+  for (const [id, vs] of managed.fields) entries.push(encodeEntry(parseManagerIdentifier(id), vs, managed.times.get(id)));
+  if (entries.length === 1) return entries;
+  const keyed = entries.map((entry) => ({ entry, seconds: timeSeconds(entry.time) }));
+  return keyed.sort(compareEntries).map((k) => k.entry);
 }
 
-function compareEntries(p: ManagedFieldsEntry, q: ManagedFieldsEntry): number {
+// Fields assigned in upstream's order, which is the order JSON writes them in.
+function encodeEntry(info: Readonly<ManagerInfo>, vs: VersionedSet, time: string | undefined): ManagedFieldsEntry {
+  const entry = {} as ManagedFieldsEntry;
+  if (info.manager) entry.manager = info.manager;
+  entry.operation = vs.applied ? 'Apply' : info.operation;
+  entry.apiVersion = vs.apiVersion;
+  if (time !== undefined) entry.time = time;
+  entry.fieldsType = 'FieldsV1';
+  entry.fieldsV1 = vs.set.toFieldsV1();
+  if (info.subresource) entry.subresource = info.subresource;
+  return entry;
+}
+
+function compareEntries(
+  { entry: p, seconds: ps }: { entry: ManagedFieldsEntry; seconds: number },
+  { entry: q, seconds: qs }: { entry: ManagedFieldsEntry; seconds: number },
+): number {
   if (p.operation !== q.operation) return p.operation < q.operation ? -1 : 1;
-  const ps = seconds(p.time);
-  const qs = seconds(q.time);
   if (ps !== qs) return ps - qs;
   return cmp(p.manager ?? '', q.manager ?? '') || cmp(p.apiVersion, q.apiVersion) || cmp(p.subresource ?? '', q.subresource ?? '');
 }

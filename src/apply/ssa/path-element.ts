@@ -36,9 +36,10 @@ export function fieldElement(name: string): PathElement {
 
 /** The element of a keyed list item; fields are sorted by name as upstream's FieldList.Sort. */
 export function keyElement(fields: readonly KeyField[]): PathElement {
-  const sorted = [...fields].sort((a, b) => compareGoStrings(a[0], b[0]));
-  const id = `k:{${sorted.map(([n, v]) => `${goJsonString(n)}:${goJson(v)}`).join(',')}}`;
-  return { kind: 'key', fields: sorted, id };
+  const sorted = fields.length < 2 ? fields : [...fields].sort((a, b) => compareGoStrings(a[0], b[0]));
+  let id = 'k:{';
+  for (let i = 0; i < sorted.length; i++) id += `${i === 0 ? '' : ','}${goJsonString(sorted[i][0])}:${goJson(sorted[i][1])}`;
+  return { kind: 'key', fields: sorted, id: `${id}}` };
 }
 
 /** The element of a set item. */
@@ -97,6 +98,12 @@ export function pathString(path: Path): string {
   return path.map(pathElementString).join('');
 }
 
+// The keys of a FieldsV1 object come back on every write of the object: the parsed elements
+// are kept by their text (no slicing, and JSON.parse's keys come with their hash), a flood of
+// them only empties this.
+const PARSED = new Map<string, PathElement>();
+const MAX_PARSED = 50_000;
+
 /**
  * DeserializePathElement: the element a FieldsV1 key names; undefined for an unknown prefix
  * (upstream drops those, as written by a newer version).
@@ -104,24 +111,33 @@ export function pathString(path: Path): string {
 export function parsePathElement(text: string): PathElement | undefined {
   if (text.length < 2) throw new PathElementError('key must be 2 characters long:');
   if (text[1] !== ':') throw new PathElementError(`missing colon: ${text}`);
+  const known = PARSED.get(text);
+  if (known !== undefined) return known;
   const rest = text.slice(2);
+  let pe: PathElement;
   switch (text[0]) {
     case 'f':
-      return fieldElement(rest);
+      pe = fieldElement(rest);
+      break;
     case 'v':
-      return valueElement(parseJson(rest));
+      pe = valueElement(parseJson(rest));
+      break;
     case 'k': {
       const obj = parseJson(rest);
       if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw new PathElementError(`expected object for key: ${text}`);
-      return keyElement(Object.entries(obj));
+      pe = keyElement(Object.entries(obj));
+      break;
     }
-    case 'i': {
+    case 'i':
       if (!/^-?\d+$/.test(rest)) throw new PathElementError(`invalid index: ${rest}`);
-      return indexElement(Number(rest));
-    }
+      pe = indexElement(Number(rest));
+      break;
     default:
       return undefined;
   }
+  if (PARSED.size >= MAX_PARSED) PARSED.clear();
+  PARSED.set(text, pe);
+  return pe;
 }
 
 function parseJson(text: string): unknown {

@@ -25,5 +25,5 @@ export function stripMeta(managed: Managed, manager: string): void {
   if (vs === undefined) return;
   const set = vs.set.difference(STRIP);
   if (set.empty()) managed.fields.delete(manager);
-  else managed.fields.set(manager, { ...vs, set });
+  else if (set !== vs.set) managed.fields.set(manager, { set, apiVersion: vs.apiVersion, applied: vs.applied });
 }

@@ -4,7 +4,10 @@ import { describe, it } from 'node:test';
 import { ApplyConflicts } from './conflict.js';
 import type { VersionedSet } from './managed-fields.js';
 import { fieldElement, pathString } from './path-element.js';
-import { setOf } from './field-set.js';
+import { FieldSet, setOf } from './field-set.js';
+import { fullCompare, next, randomRoot, rngOf } from './random-objects.test.js';
+import { toFieldSet } from './typed/to-field-set.js';
+import type { Atom } from './typed-schema.js';
 import { typeOf } from './test-schemas.test.js';
 import { type Managers, Updater } from './updater.js';
 
@@ -243,5 +246,46 @@ describe('ignored (reset) fields', () => {
     const r = u.apply({ status: { replicas: 1 } }, { spec: { replicas: 1 }, status: { replicas: 2 } }, 'v1', owners, 'y', false);
     assert.deepEqual((r.managers.get('y') as VersionedSet).set.paths().map(pathString), ['.spec.replicas']);
     assert.deepEqual((r.managers.get('x') as VersionedSet).set.paths().map(pathString), ['.status.replicas']);
+  });
+});
+
+describe('update ownership (random writes)', () => {
+  // Upstream's Updater.Update as a formula, walking everything (the oracle of the shortcuts:
+  // equal subtrees not walked, a manager new to the object taking the changed fields as they are).
+  function reference(atom: Atom, ignored: FieldSet | undefined, live: unknown, write: unknown, current: Managers, manager: string): Map<string, string[]> {
+    const c = fullCompare(live, write, atom);
+    const exclude = (s: FieldSet) => (ignored === undefined ? s : s.recursiveDifference(ignored));
+    const [added, modified, removed] = [exclude(c.added), exclude(c.modified), exclude(c.removed)];
+    const changed = modified.union(added);
+    const out = new Map<string, string[]>();
+    for (const [m, vs] of current) {
+      if (m === manager) continue;
+      const set = vs.set.difference(vs.set.intersection(changed)).difference(removed);
+      if (!set.empty()) out.set(m, set.paths().map(pathString));
+    }
+    const own = exclude((current.get(manager)?.set ?? new FieldSet()).union(modified).union(added).difference(removed));
+    if (!own.empty()) out.set(manager, own.paths().map(pathString));
+    return out;
+  }
+
+  it('takes what the full formula takes, for a new manager and for one with fields', () => {
+    const atom = typeOf('Root');
+    const rng = rngOf(11);
+    for (const ignored of [undefined, setOf([fieldElement('status')])]) {
+      const updater = new Updater(atom, ignored);
+      for (let i = 0; i < 300; i++) {
+        const live = randomRoot(rng);
+        const current: Managers = new Map();
+        for (const m of ['a', 'b', 'm']) if (rng() < 0.6) current.set(m, { set: toFieldSet(randomRoot(rng), atom), apiVersion: 'v1', applied: m === 'a' });
+        for (const write of [next(rng, live), structuredClone(live), randomRoot(rng)]) {
+          const context = JSON.stringify({ live, write, managers: [...current.keys()] });
+          for (const manager of ['m', 'new']) {
+            const got = updater.updateOwnership(live, write, 'v1', current, manager);
+            const paths = new Map([...got].map(([m, vs]) => [m, vs.set.paths().map(pathString)]));
+            assert.deepEqual(paths, reference(atom, ignored, live, write, current, manager), context);
+          }
+        }
+      }
+    }
   });
 });

@@ -28,7 +28,8 @@ export class Updater {
     private readonly ignored?: FieldSet,
   ) {}
 
-  private update(oldObj: unknown, newObj: unknown, managers: Managers, workflow: string, force: boolean): Comparison {
+  // The comparison, and its fields added or modified (the fields the workflow changed).
+  private update(oldObj: unknown, newObj: unknown, managers: Managers, workflow: string, force: boolean): { compare: Comparison; changed: FieldSet } {
     const compare = excludeFields(compareTyped(oldObj, newObj, this.atom), this.ignored);
     const changed = compare.modified.union(compare.added);
     const conflicts: Managers = new Map();
@@ -44,19 +45,24 @@ export class Updater {
       const taken = conflicts.get(manager);
       if (taken !== undefined) set = set.difference(taken.set);
       if (!compare.removed.empty()) set = set.difference(compare.removed);
-      if (set !== vs.set) managers.set(manager, { ...vs, set });
+      if (set !== vs.set) managers.set(manager, { set, apiVersion: vs.apiVersion, applied: vs.applied });
     }
     for (const [manager, vs] of managers) if (vs.set.empty()) managers.delete(manager);
-    return compare;
+    return { compare, changed };
   }
 
   /** Ownership after a non-apply write of newObj over liveObj by manager. */
   updateOwnership(liveObj: unknown, newObj: unknown, version: string, current: ReadonlyMap<string, VersionedSet>, manager: string): Managers {
     const managers: Managers = new Map(current);
-    const compare = this.update(liveObj, newObj, managers, manager, true);
-    const previous = managers.get(manager)?.set ?? new FieldSet();
-    let set = previous.union(compare.modified).union(compare.added).difference(compare.removed);
-    if (this.ignored !== undefined) set = set.recursiveDifference(this.ignored);
+    const { compare, changed } = this.update(liveObj, newObj, managers, manager, true);
+    const previous = managers.get(manager)?.set;
+    // A path is at most one of added, modified or removed, and the comparison already leaves
+    // the ignored fields out: a manager without fields before gets exactly the changed ones.
+    let set = changed;
+    if (previous !== undefined) {
+      set = previous.union(changed).difference(compare.removed);
+      if (this.ignored !== undefined) set = set.recursiveDifference(this.ignored);
+    }
     if (set.empty()) managers.delete(manager);
     else managers.set(manager, { set, apiVersion: version, applied: false });
     return managers;
@@ -81,7 +87,7 @@ export class Updater {
     if (this.ignored !== undefined) set = set.recursiveDifference(this.ignored);
     managers.set(manager, { set, apiVersion: version, applied: true });
     merged = this.prune(merged, managers, lastSet);
-    const compare = this.update(liveObj, merged, managers, manager, force);
+    const { compare } = this.update(liveObj, merged, managers, manager, force);
     return { object: isSame(compare) ? undefined : merged, managers };
   }
 

@@ -66,18 +66,29 @@ function compareMaps(a: Record<string, unknown>, b: Record<string, unknown>): nu
 export function goJson(v: unknown): string {
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'string') return goJsonString(v);
-  if (typeof v === 'number' || typeof v === 'boolean') return JSON.stringify(v);
+  // As JSON.stringify writes them (a non-finite number, which JSON cannot hold, as null).
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (Array.isArray(v)) return `[${v.map(goJson).join(',')}]`;
   const obj = v as Record<string, unknown>;
   const keys = Object.keys(obj).sort(compareGoStrings);
   return `{${keys.map((k) => `${goJsonString(k)}:${goJson(obj[k])}`).join(',')}}`;
 }
 
-const JSON_SAFE = /^[^"\\\u0000-\u001f<>&\u2028\u2029\ud800-\udfff]*$/;
+// True when no character needs escaping: no quote, backslash, control character, `<`, `>`, `&`,
+// U+2028, U+2029 or surrogate (a loop: cheaper than a regular expression on short keys).
+function jsonSafe(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26) return false;
+    if (c >= 0x2028 && (c === 0x2028 || c === 0x2029 || (c >= 0xd800 && c <= 0xdfff))) return false;
+  }
+  return true;
+}
 
 /** A string as encoding/json quotes it (HTML-safe, control characters as \u00XX except \n \r \t). */
 export function goJsonString(s: string): string {
-  if (JSON_SAFE.test(s)) return `"${s}"`;
+  if (jsonSafe(s)) return `"${s}"`;
   let out = '"';
   for (const ch of s) {
     const cp = ch.codePointAt(0) as number;

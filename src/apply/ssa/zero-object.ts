@@ -16,9 +16,25 @@ const BY_VALUE = new Set(['metadata', 'spec', 'status', 'template', 'strategy', 
 /** List fields built-in types marshal as null when empty (no omitempty): a pod's containers. */
 const NULL_WHEN_EMPTY = new Set(['containers']);
 
-/** The zero object of a kind of the given type. */
-export function zeroObject(apiVersion: string, kind: string, atom: Atom): Record<string, unknown> {
-  return { apiVersion, kind, ...zeroStruct(atom, 0) };
+// One zero object per type and kind: every write of a new object starts from it.
+const ZEROS = new WeakMap<Atom, Map<string, Readonly<Record<string, unknown>>>>();
+
+/** The zero object of a kind of the given type, shared and frozen: never to be modified. */
+export function zeroObject(apiVersion: string, kind: string, atom: Atom): Readonly<Record<string, unknown>> {
+  let byKind = ZEROS.get(atom);
+  if (byKind === undefined) ZEROS.set(atom, (byKind = new Map()));
+  const key = `${apiVersion}\n${kind}`;
+  let zero = byKind.get(key);
+  if (zero === undefined) {
+    zero = deepFreeze({ apiVersion, kind, ...zeroStruct(atom, 0) });
+    byKind.set(key, zero);
+  }
+  return zero;
+}
+
+function deepFreeze<T extends Record<string, unknown>>(obj: T): T {
+  for (const v of Object.values(obj)) if (typeof v === 'object' && v !== null) deepFreeze(v as Record<string, unknown>);
+  return Object.freeze(obj);
 }
 
 function zeroStruct(atom: Atom, depth: number): Record<string, unknown> {

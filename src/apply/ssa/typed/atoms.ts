@@ -4,11 +4,11 @@
  * value or its index) and the errors a walk reports with the path where they happened.
  */
 import { fieldElement, indexElement, keyElement, type KeyField, type Path, type PathElement, pathString, valueElement } from '../path-element.js';
-import type { Atom, ListAtom, MapAtom, ScalarType } from '../typed-schema.js';
+import type { Atom, ListAtom, MapAtom } from '../typed-schema.js';
 import { isMap } from '../value.js';
 
-/** The form a value is walked as. */
-export type Form = { kind: 'map'; map: MapAtom } | { kind: 'list'; list: ListAtom } | { kind: 'scalar'; scalar: ScalarType };
+/** The form a value is walked as: the atom's map, list or scalar. */
+export type Form = 'map' | 'list' | 'scalar';
 
 /**
  * deduceAtom then handleAtom: the atom's form matching the value's type, else the first of
@@ -18,13 +18,13 @@ export function formOf(atom: Atom, v: unknown): Form | undefined {
   if (v !== undefined && v !== null) {
     if (typeof v === 'object') {
       if (Array.isArray(v)) {
-        if (atom.list) return { kind: 'list', list: atom.list };
-      } else if (atom.map) return { kind: 'map', map: atom.map };
-    } else if (atom.scalar) return { kind: 'scalar', scalar: atom.scalar };
+        if (atom.list) return 'list';
+      } else if (atom.map) return 'map';
+    } else if (atom.scalar) return 'scalar';
   }
-  if (atom.map) return { kind: 'map', map: atom.map };
-  if (atom.scalar) return { kind: 'scalar', scalar: atom.scalar };
-  if (atom.list) return { kind: 'list', list: atom.list };
+  if (atom.map) return 'map';
+  if (atom.scalar) return 'scalar';
+  if (atom.list) return 'list';
   return undefined;
 }
 
@@ -62,18 +62,40 @@ export function listItemElement(list: ListAtom, index: number, item: unknown): P
   return valueElement(item);
 }
 
-// One request walks the same items several times (validate, merge, compare, field sets):
-// an item's element is kept per item object, and reused while its key fields are unchanged.
-const keyedElements = new WeakMap<object, { list: ListAtom; values: unknown[]; pe: PathElement }>();
+// The items of a keyed list are named on every walk (validate, compare, merge...) of every
+// request, by key values that repeat across writes: elements are kept by list and key values
+// (scalar values only; an absent key field is ABSENT). Bounded: a flood of keys only empties it.
+interface KeyNode {
+  next?: Map<unknown, KeyNode>;
+  pe?: PathElement;
+}
+const ABSENT = Symbol('absent');
+const MAX_KEYED = 50_000;
+let keyed = new WeakMap<ListAtom, KeyNode>();
+let keyedCount = 0;
 
 function keyedItemElement(list: ListAtom, item: unknown): PathElement {
   if (item === null || item === undefined) throw new ListItemError('associative list with keys may not have a null element');
   if (!isMap(item)) throw new ListItemError('associative list with keys may not have non-map elements');
-  const cached = keyedElements.get(item);
-  if (cached !== undefined && cached.list === list && list.keys.every((k, i) => item[k] === cached.values[i])) return cached.pe;
-  const pe = computeKeyedElement(list, item);
-  keyedElements.set(item, { list, values: list.keys.map((k) => item[k]), pe });
-  return pe;
+  if (keyedCount >= MAX_KEYED) {
+    keyed = new WeakMap();
+    keyedCount = 0;
+  }
+  let node = keyed.get(list);
+  if (node === undefined) keyed.set(list, (node = {}));
+  for (const name of list.keys) {
+    const value = name in item ? item[name] : ABSENT;
+    if (typeof value === 'object' && value !== null) return computeKeyedElement(list, item);
+    node.next ??= new Map();
+    let child = node.next.get(value);
+    if (child === undefined) {
+      node.next.set(value, (child = {}));
+      keyedCount++;
+    }
+    node = child;
+  }
+  node.pe ??= computeKeyedElement(list, item);
+  return node.pe;
 }
 
 function computeKeyedElement(list: ListAtom, item: Record<string, unknown>): PathElement {

@@ -10,7 +10,10 @@ import type { Atom, ListAtom, MapAtom } from '../typed-schema.js';
 import { isMap } from '../value.js';
 import { fieldType, keyOf, ListItemError, listItemElement, TypedError } from './atoms.js';
 
-/** One node of the walk: both sides at a path. */
+/**
+ * One node of the walk: both sides at a path. The path is the walk's one stack, valid only
+ * during the call a node is passed to (a rule keeps a copy if it needs one).
+ */
 export interface WalkNode {
   readonly lhs: unknown;
   readonly rhs: unknown;
@@ -22,6 +25,8 @@ export interface MergeRules {
   leaf(node: WalkNode): unknown;
   /** Called after a non-leaf node has been merged. */
   postItem?(node: WalkNode): void;
+  /** True for a node (list or map) not to walk at all: it yields nothing (compare: equal sides). */
+  skip?(node: WalkNode): boolean;
   /** False when only the rules' effects matter (compare): no output is built. */
   readonly output: boolean;
 }
@@ -29,7 +34,8 @@ export interface MergeRules {
 /** The merged value of lhs and rhs (undefined when none); throws TypedError on duplicate keys. */
 export function mergeWalk(lhs: unknown, rhs: unknown, atom: Atom, rules: MergeRules): unknown {
   const errs: TypedError[] = [];
-  const out = mergeNode({ lhs, rhs, path: [] }, atom, rules, errs);
+  const path: PathElement[] = [];
+  const out = mergeNode({ lhs, rhs, path }, path, atom, rules, errs);
   if (errs.length > 0) throw errs[0];
   return out;
 }
@@ -39,17 +45,19 @@ interface State {
   out: unknown;
 }
 
-function mergeNode(node: WalkNode, atom: Atom, rules: MergeRules, errs: TypedError[]): unknown {
+// path is node.path, writable: a child's walk pushes its element and pops it when done.
+function mergeNode(node: WalkNode, path: PathElement[], atom: Atom, rules: MergeRules, errs: TypedError[]): unknown {
   if (node.lhs === undefined && node.rhs === undefined) return undefined;
+  if (rules.skip?.(node)) return undefined;
   const state: State = { inLeaf: false, out: undefined };
   const left = deduced(atom, node.lhs);
   const right = deduced(atom, node.rhs);
   // An absent side takes the other's form; two forms are each walked (the lhs one for effect).
-  if (node.rhs === undefined) handle(left, atom, node, state, rules, errs);
-  else if (node.lhs === undefined || left === right) handle(right, atom, node, state, rules, errs);
+  if (node.rhs === undefined) handle(left, atom, node, path, state, rules, errs);
+  else if (node.lhs === undefined || left === right) handle(right, atom, node, path, state, rules, errs);
   else {
-    handle(left, atom, node, { ...state }, rules, errs);
-    handle(right, atom, node, state, rules, errs);
+    handle(left, atom, node, path, { ...state }, rules, errs);
+    handle(right, atom, node, path, state, rules, errs);
   }
   if (!state.inLeaf) rules.postItem?.(node);
   return state.out;
@@ -70,11 +78,11 @@ function deduced(atom: Atom, v: unknown): Deduced {
 }
 
 // handleAtom: the deduced form, or for the whole atom the first of map, scalar, list.
-function handle(d: Deduced, atom: Atom, node: WalkNode, state: State, rules: MergeRules, errs: TypedError[]): void {
-  if ((d === 'map' || d === 'all') && atom.map) doMap(atom.map, node, state, rules, errs);
+function handle(d: Deduced, atom: Atom, node: WalkNode, path: PathElement[], state: State, rules: MergeRules, errs: TypedError[]): void {
+  if ((d === 'map' || d === 'all') && atom.map) doMap(atom.map, node, path, state, rules, errs);
   else if ((d === 'scalar' || d === 'all') && atom.scalar) doLeaf(node, state, rules);
-  else if ((d === 'list' || d === 'all') && atom.list) doList(atom.list, node, state, rules, errs);
-  else errs.push(new TypedError(node.path, 'schema error: invalid atom: inlined'));
+  else if ((d === 'list' || d === 'all') && atom.list) doList(atom.list, node, path, state, rules, errs);
+  else errs.push(new TypedError([...path], 'schema error: invalid atom: inlined'));
 }
 
 function doLeaf(node: WalkNode, state: State, rules: MergeRules): void {
@@ -92,13 +100,13 @@ function asMap(v: unknown): Record<string, unknown> | undefined {
   return isMap(v) ? v : undefined;
 }
 
-function doList(t: ListAtom, node: WalkNode, state: State, rules: MergeRules, errs: TypedError[]): void {
+function doList(t: ListAtom, node: WalkNode, path: PathElement[], state: State, rules: MergeRules, errs: TypedError[]): void {
   const lhs = asList(node.lhs);
   const rhs = asList(node.rhs);
   // Empty or null on both sides is a leaf, which keeps the empty/null distinction.
   const emptyBoth = (lhs === undefined || lhs.length === 0) && (rhs === undefined || rhs.length === 0);
   if (t.relationship === 'atomic' || emptyBoth) doLeaf(node, state, rules);
-  else if (lhs !== undefined || rhs !== undefined) visitListItems(t, lhs ?? [], rhs ?? [], node, state, rules, errs);
+  else if (lhs !== undefined || rhs !== undefined) visitListItems(t, lhs ?? [], rhs ?? [], path, state, rules, errs);
 }
 
 interface Indexed {
@@ -106,7 +114,7 @@ interface Indexed {
   byId: Map<string, unknown>;
 }
 
-function index(t: ListAtom, list: unknown[], node: WalkNode, errs: TypedError[]): Indexed {
+function index(t: ListAtom, list: unknown[], path: readonly PathElement[], errs: TypedError[]): Indexed {
   const pes: PathElement[] = [];
   const byId = new Map<string, unknown>();
   for (let i = 0; i < list.length; i++) {
@@ -115,11 +123,11 @@ function index(t: ListAtom, list: unknown[], node: WalkNode, errs: TypedError[])
       pe = listItemElement(t, i, list[i]);
     } catch (e) {
       if (!(e instanceof ListItemError)) throw e;
-      errs.push(new TypedError(node.path, `element ${i}: ${e.message}`));
+      errs.push(new TypedError([...path], `element ${i}: ${e.message}`));
       continue;
     }
     if (byId.has(pe.id)) {
-      errs.push(new TypedError(node.path, `duplicate entries for key ${pathElementString(pe)}`));
+      errs.push(new TypedError([...path], `duplicate entries for key ${pathElementString(pe)}`));
       continue;
     }
     byId.set(pe.id, list[i]);
@@ -130,15 +138,17 @@ function index(t: ListAtom, list: unknown[], node: WalkNode, errs: TypedError[])
 
 // The merged order keeps the rhs order of the items both sides share, with lhs-only items
 // staying where they were relative to them and rhs-only items placed as the rhs places them.
-function visitListItems(t: ListAtom, lhsList: unknown[], rhsList: unknown[], node: WalkNode, state: State, rules: MergeRules, errs: TypedError[]): void {
-  const r = index(t, rhsList, node, errs);
-  const l = index(t, lhsList, node, errs);
+function visitListItems(t: ListAtom, lhsList: unknown[], rhsList: unknown[], path: PathElement[], state: State, rules: MergeRules, errs: TypedError[]): void {
+  const r = index(t, rhsList, path, errs);
+  const l = index(t, lhsList, path, errs);
   const shared = r.pes.filter((pe) => l.byId.has(pe.id));
   // The shared item due next, in rhs order (upstream's nextShared).
   let next = 0;
   const out: unknown[] = [];
   const item = (pe: PathElement, lhs: unknown, rhs: unknown) => {
-    const merged = mergeNode({ lhs, rhs, path: [...node.path, pe] }, t.elementType.atom, rules, errs);
+    path.push(pe);
+    const merged = mergeNode({ lhs, rhs, path }, path, t.elementType.atom, rules, errs);
+    path.pop();
     if (rules.output && merged !== undefined) out.push(merged);
   };
   let li = 0;
@@ -181,7 +191,7 @@ function visitListItems(t: ListAtom, lhsList: unknown[], rhsList: unknown[], nod
   if (out.length > 0) state.out = out;
 }
 
-function doMap(t: MapAtom, node: WalkNode, state: State, rules: MergeRules, errs: TypedError[]): void {
+function doMap(t: MapAtom, node: WalkNode, path: PathElement[], state: State, rules: MergeRules, errs: TypedError[]): void {
   const lhs = asMap(node.lhs);
   const rhs = asMap(node.rhs);
   const emptyBoth = (lhs === undefined || isEmpty(lhs)) && (rhs === undefined || isEmpty(rhs));
@@ -190,20 +200,39 @@ function doMap(t: MapAtom, node: WalkNode, state: State, rules: MergeRules, errs
     return;
   }
   if (lhs === undefined && rhs === undefined) return;
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> | undefined = rules.output ? {} : undefined;
   let any = false;
-  const visit = (key: string, l: unknown, r: unknown) => {
-    const type = fieldType(t, key);
-    if (type === undefined) return;
-    const merged = mergeNode({ lhs: l, rhs: r, path: [...node.path, keyOf(key)] }, type, rules, errs);
-    if (rules.output && merged !== undefined) {
-      out[key] = merged;
-      any = true;
+  if (lhs !== undefined) {
+    for (const key of Object.keys(lhs)) if (visitKey(t, key, lhs[key], rhs === undefined ? undefined : own(rhs, key), path, out, rules, errs)) any = true;
+  }
+  if (rhs !== undefined) {
+    for (const key of Object.keys(rhs)) {
+      if (lhs !== undefined && Object.hasOwn(lhs, key)) continue;
+      if (visitKey(t, key, undefined, rhs[key], path, out, rules, errs)) any = true;
     }
-  };
-  if (lhs !== undefined) for (const key of Object.keys(lhs)) visit(key, lhs[key], rhs === undefined ? undefined : own(rhs, key));
-  if (rhs !== undefined) for (const key of Object.keys(rhs)) if (lhs === undefined || !Object.hasOwn(lhs, key)) visit(key, undefined, rhs[key]);
+  }
   if (any) state.out = out;
+}
+
+// One key of a map, merged into out (when there is one); true when it got a value.
+function visitKey(
+  t: MapAtom,
+  key: string,
+  l: unknown,
+  r: unknown,
+  path: PathElement[],
+  out: Record<string, unknown> | undefined,
+  rules: MergeRules,
+  errs: TypedError[],
+): boolean {
+  const type = fieldType(t, key);
+  if (type === undefined) return false;
+  path.push(keyOf(key));
+  const merged = mergeNode({ lhs: l, rhs: r, path }, path, type, rules, errs);
+  path.pop();
+  if (out === undefined || merged === undefined) return false;
+  out[key] = merged;
+  return true;
 }
 
 function own(m: Record<string, unknown>, key: string): unknown {

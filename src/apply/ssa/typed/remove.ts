@@ -4,16 +4,16 @@
  * with nothing is dropped, as upstream's nil becomes an omitted field of the typed object.
  */
 import type { FieldSet } from '../field-set.js';
-import type { Atom } from '../typed-schema.js';
+import type { Atom, ListAtom, MapAtom } from '../typed-schema.js';
 import { isMap } from '../value.js';
 import { fieldType, formOf, keyOf, listItemElement } from './atoms.js';
 
 /** value without the paths of toRemove (undefined when nothing is left of a list or map). */
 export function removeItems(value: unknown, toRemove: FieldSet, atom: Atom): unknown {
   const form = formOf(atom, value);
-  if (form === undefined || form.kind === 'scalar') return value;
-  if (form.kind === 'list') {
-    const t = form.list;
+  if (form === undefined || form === 'scalar') return value;
+  if (form === 'list') {
+    const t = atom.list as ListAtom;
     if (!Array.isArray(value) || value.length === 0 || t.relationship === 'atomic') return undefined;
     const out: unknown[] = [];
     for (let i = 0; i < value.length; i++) {
@@ -25,7 +25,7 @@ export function removeItems(value: unknown, toRemove: FieldSet, atom: Atom): unk
     }
     return out.length > 0 ? out : undefined;
   }
-  const t = form.map;
+  const t = atom.map as MapAtom;
   if (!isMap(value) || t.relationship === 'atomic') return undefined;
   const out: Record<string, unknown> = {};
   let any = false;

@@ -6,7 +6,7 @@
  */
 import { FieldSet } from '../field-set.js';
 import type { PathElement } from '../path-element.js';
-import type { Atom } from '../typed-schema.js';
+import type { Atom, ListAtom, MapAtom } from '../typed-schema.js';
 import { isMap } from '../value.js';
 import { fieldType, formOf, keyOf, listItemElement } from './atoms.js';
 
@@ -17,38 +17,41 @@ export function toFieldSet(value: unknown, atom: Atom): FieldSet {
   return set;
 }
 
+// path is the one stack of the walk: each step pushes and pops its element.
 function walk(v: unknown, atom: Atom, path: PathElement[], set: FieldSet): void {
   const form = formOf(atom, v);
   if (form === undefined) return;
-  if (form.kind === 'scalar') {
+  if (form === 'scalar') {
     set.insert(path);
     return;
   }
-  if (form.kind === 'list') {
-    const t = form.list;
+  if (form === 'list') {
+    const t = atom.list as ListAtom;
     if (t.relationship === 'atomic') {
       set.insert(path);
       return;
     }
     if (!Array.isArray(v)) return;
     for (let i = 0; i < v.length; i++) {
-      const child = [...path, listItemElement(t, i, v[i])];
-      walk(v[i], t.elementType.atom, child, set);
-      set.insert(child);
+      path.push(listItemElement(t, i, v[i]));
+      walk(v[i], t.elementType.atom, path, set);
+      set.insert(path);
+      path.pop();
     }
     return;
   }
-  const t = form.map;
+  const t = atom.map as MapAtom;
   if (t.relationship === 'atomic') {
     set.insert(path);
     return;
   }
   if (!isMap(v)) return;
-  for (const [key, child] of Object.entries(v)) {
+  for (const key of Object.keys(v)) {
     const type = fieldType(t, key);
     if (type === undefined) continue;
-    const childPath = [...path, keyOf(key)];
-    walk(child, type, childPath, set);
-    if (!t.fields.has(key)) set.insert(childPath);
+    path.push(keyOf(key));
+    walk(v[key], type, path, set);
+    if (!t.fields.has(key)) set.insert(path);
+    path.pop();
   }
 }

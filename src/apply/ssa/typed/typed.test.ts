@@ -9,6 +9,7 @@ import { removeItems } from './remove.js';
 import { toFieldSet } from './to-field-set.js';
 import { validateTyped } from './validate.js';
 import { FieldSet } from '../field-set.js';
+import { fullCompare, next, randomRoot, rngOf } from '../random-objects.test.js';
 
 const paths = (s: FieldSet) => s.paths().map(pathString);
 
@@ -133,5 +134,23 @@ describe('validate (AsTyped)', () => {
       message({ spec: { replicas: 'x', args: 'y' } }),
       'errors:\n  .spec.replicas: expected numeric (int or float), got string\n  .spec.args: expected list, got &{y}',
     );
+  });
+});
+
+describe('compare of writes (random objects)', () => {
+  it('finds what the full walk finds, skipping equal lists and maps', () => {
+    const root = typeOf('Root');
+    const rng = rngOf(7);
+    for (let i = 0; i < 300; i++) {
+      const live = randomRoot(rng);
+      for (const write of [next(rng, live), structuredClone(live), randomRoot(rng)]) {
+        const fast = compareTyped(live, write, root);
+        const full = fullCompare(live, write, root);
+        const context = JSON.stringify({ live, write });
+        assert.deepEqual(paths(fast.added), paths(full.added), context);
+        assert.deepEqual(paths(fast.modified), paths(full.modified), context);
+        assert.deepEqual(paths(fast.removed), paths(full.removed), context);
+      }
+    }
   });
 });

@@ -15,38 +15,38 @@ export function validateTyped(value: unknown, atom: Atom): TypedError[] {
   return errs;
 }
 
+// path is the one stack of the walk (each step pushes and pops its element): an error keeps a copy.
 function walk(v: unknown, atom: Atom, path: PathElement[], errs: TypedError[]): void {
   const form = formOf(atom, v);
-  if (form === undefined) return;
-  if (form.kind === 'scalar') scalar(v, form.scalar, path, errs);
-  else if (form.kind === 'list') list(v, form.list, path, errs);
-  else map(v, form.map, path, errs);
+  if (form === 'scalar') scalar(v, atom.scalar as ScalarType, path, errs);
+  else if (form === 'list') list(v, atom.list as ListAtom, path, errs);
+  else if (form === 'map') map(v, atom.map as MapAtom, path, errs);
 }
 
 function scalar(v: unknown, t: ScalarType, path: PathElement[], errs: TypedError[]): void {
   if (v === null || v === undefined) return;
   switch (t) {
     case 'numeric':
-      if (typeof v !== 'number') errs.push(new TypedError(path, `expected numeric (int or float), got ${goTypeName(v)}`));
+      if (typeof v !== 'number') errs.push(new TypedError([...path], `expected numeric (int or float), got ${goTypeName(v)}`));
       return;
     case 'string':
-      if (typeof v !== 'string') errs.push(new TypedError(path, `expected string, got &value.valueUnstructured{Value:${goSharp(v)}}`));
+      if (typeof v !== 'string') errs.push(new TypedError([...path], `expected string, got &value.valueUnstructured{Value:${goSharp(v)}}`));
       return;
     case 'boolean':
-      if (typeof v !== 'boolean') errs.push(new TypedError(path, `expected boolean, got &{${describeValue(v)}}`));
+      if (typeof v !== 'boolean') errs.push(new TypedError([...path], `expected boolean, got &{${describeValue(v)}}`));
       return;
     default:
-      if (typeof v === 'object') errs.push(new TypedError(path, `expected any scalar, got &{${describeValue(v)}}`));
+      if (typeof v === 'object') errs.push(new TypedError([...path], `expected any scalar, got &{${describeValue(v)}}`));
   }
 }
 
 function list(v: unknown, t: ListAtom, path: PathElement[], errs: TypedError[]): void {
   if (v === null || v === undefined) return;
   if (!Array.isArray(v)) {
-    errs.push(new TypedError(path, `expected list, got &{${describeValue(v)}}`));
+    errs.push(new TypedError([...path], `expected list, got &{${describeValue(v)}}`));
     return;
   }
-  const seen = new Set<string>();
+  const seen = t.relationship === 'associative' ? new Set<string>() : undefined;
   for (let i = 0; i < v.length; i++) {
     let pe: PathElement;
     try {
@@ -54,31 +54,36 @@ function list(v: unknown, t: ListAtom, path: PathElement[], errs: TypedError[]):
     } catch (e) {
       if (!(e instanceof ListItemError)) throw e;
       // The item cannot be named, so nothing below it (nor after it) can be reported.
-      errs.push(new TypedError(path, `element ${i}: ${e.message}`));
+      errs.push(new TypedError([...path], `element ${i}: ${e.message}`));
       return;
     }
-    if (t.relationship === 'associative') {
-      if (seen.has(pe.id)) errs.push(new TypedError(path, `duplicate entries for key ${pathElementString(pe)}`));
+    if (seen !== undefined) {
+      if (seen.has(pe.id)) errs.push(new TypedError([...path], `duplicate entries for key ${pathElementString(pe)}`));
       seen.add(pe.id);
     }
-    walk(v[i], t.elementType.atom, [...path, pe], errs);
+    path.push(pe);
+    walk(v[i], t.elementType.atom, path, errs);
+    path.pop();
   }
 }
 
 function map(v: unknown, t: MapAtom, path: PathElement[], errs: TypedError[]): void {
   if (v === null || v === undefined) return;
   if (!isMap(v)) {
-    errs.push(new TypedError(path, `expected map, got &{${describeValue(v)}}`));
+    errs.push(new TypedError([...path], `expected map, got &{${describeValue(v)}}`));
     return;
   }
-  for (const [key, child] of Object.entries(v)) {
+  for (const key of Object.keys(v)) {
     const type = fieldType(t, key);
+    path.push(keyOf(key));
     if (type === undefined) {
       // Upstream stops at the first undeclared key of a map.
-      errs.push(new TypedError([...path, keyOf(key)], 'field not declared in schema'));
+      errs.push(new TypedError([...path], 'field not declared in schema'));
+      path.pop();
       return;
     }
-    walk(child, type, [...path, keyOf(key)], errs);
+    walk(v[key], type, path, errs);
+    path.pop();
   }
 }
 
