@@ -26,8 +26,6 @@ import { serveHealth, type HealthCheck } from './health.js';
 import type { DiscoveryDocuments } from './discovery.js';
 import type { Verb } from '../api/types.js';
 import type { ReviewDeps } from '../registry/reviews.js';
-import { OpenAPIDocuments } from './openapi/documents.js';
-import { serveOpenAPI } from './openapi/handler.js';
 
 export interface RouterConfig {
   registry: Registry;
@@ -75,9 +73,23 @@ const TRANSFORMS: Readonly<Record<string, readonly AsKind[]>> = {
   watch: ['Table', 'PartialObjectMetadata'],
 };
 
+/** The OpenAPI documents and the handler serving them. */
+interface OpenAPI {
+  documents: import('./openapi/documents.js').OpenAPIDocuments;
+  serve: typeof import('./openapi/handler.js').serveOpenAPI;
+}
+
 /** Builds the request handler. */
 export function createRouter(cfg: RouterConfig): (req: Request, res: Response) => void {
-  const openapi = new OpenAPIDocuments({ registry: cfg.registry, brand: cfg.brand, version: cfg.version.gitVersion ?? '' });
+  // The OpenAPI documents and their modules are built on the first request for them, not at start-up.
+  let documents: Promise<OpenAPI> | undefined;
+  const openapi = (): Promise<OpenAPI> => {
+    documents ??= Promise.all([import('./openapi/documents.js'), import('./openapi/handler.js')]).then(([d, h]) => ({
+      documents: new d.OpenAPIDocuments({ registry: cfg.registry, brand: cfg.brand, version: cfg.version.gitVersion ?? '' }),
+      serve: h.serveOpenAPI,
+    }));
+    return documents;
+  };
   return (req, res) => {
     handle(cfg, openapi, req, res).catch((err) => writeError(res, err, errorOutput(req, cfg.brand)));
   };
@@ -93,7 +105,7 @@ function errorOutput(req: Request, brand: Brand): Output | undefined {
   }
 }
 
-async function handle(cfg: RouterConfig, openapi: OpenAPIDocuments, req: Request, res: Response): Promise<void> {
+async function handle(cfg: RouterConfig, openapi: () => Promise<OpenAPI>, req: Request, res: Response): Promise<void> {
   const rawUrl = req.url ?? '/';
   const q = rawUrl.indexOf('?');
   const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
@@ -132,7 +144,7 @@ async function handle(cfg: RouterConfig, openapi: OpenAPIDocuments, req: Request
 
 async function handleNonResource(
   cfg: RouterConfig,
-  openapi: OpenAPIDocuments,
+  openapi: () => Promise<OpenAPI>,
   req: Request,
   res: Response,
   path: string,
@@ -149,7 +161,10 @@ async function handleNonResource(
   const ranges = parseAccept(req.headers.accept as string | undefined);
   const pretty = query.get('pretty') === 'true';
   if (path === '/version' || path === '/version/') return writeObject(res, 200, cfg.version, { encodings: ['json'], pretty, protobufMediaType: '' });
-  if (first === 'openapi') return serveOpenAPI(openapi, req, res, path, query);
+  if (first === 'openapi') {
+    const { documents, serve } = await openapi();
+    return serve(documents, req, res, path, query);
+  }
   const d = cfg.discovery;
   if ((path === '/api' || path === '/apis') && segments.length === 1) {
     const aggregated = aggregatedDiscoveryVersion(ranges, cfg.brand);

@@ -8,7 +8,8 @@ import { parseBoolError, parseGoBool } from '../../machinery/go-bool.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest, conflict, type FieldError, forbiddenField, required, StatusError } from '../../machinery/status.js';
 import { readBody } from '../http.js';
-import { fieldManagerErrors, fieldManagerFor, invalidOptions } from './field-management.js';
+import { fieldManagerErrors, invalidOptions } from './field-management.js';
+import { fieldManagerFor } from './field-tracking.js';
 import { fieldValidationOf } from './field-validation.js';
 import { admitFor, mutateFor, dryRunOf, type ResourceRequest, writeStored } from './resource-request.js';
 

@@ -1,7 +1,7 @@
 /** POST on a collection: create one object (201), or 200 on dry-run as upstream. */
 import { writeObject } from '../http.js';
 import { fieldValidationOf, readFieldsAs } from './field-validation.js';
-import { checkWriteOptions, trackWrite } from './field-management.js';
+import { checkWriteOptions, fieldTracking } from './field-management.js';
 import { review } from '../../registry/reviews.js';
 import { createBinding, isBinding } from './binding.js';
 import { admitFor, mutateFor, dryRunOf, expectObjectOfKind, readObjectBody, type ResourceRequest, writeStored } from './resource-request.js';
@@ -19,6 +19,7 @@ export async function handleCreate(r: ResourceRequest): Promise<void> {
     writeObject(r.res, 201, review(r.store.info, r.reviews, r.ctx, r.namespace, obj), r.output);
     return;
   }
+  const { trackWrite } = await fieldTracking();
   const created = await r.store.create(r.ctx, r.namespace, trackWrite(r, undefined, obj), {
     dryRun,
     mutate: mutateFor(r, 'CREATE'),

@@ -1,43 +1,19 @@
 /**
  * Field ownership on every write (upstream's handlers wiring of the field manager): the
- * manager's name (fieldManager, else the User-Agent's product), the options checks, and the
- * field manager of the request's kind and subresource. With ServerSideApply off, writes record
- * no ownership and clear what a client sends (upstream's BeforeCreate/BeforeUpdate).
+ * manager's name (fieldManager, else the User-Agent's product) and the options checks. The
+ * field manager itself (field-tracking.ts, with the server-side-apply machinery) is loaded on
+ * the first write, not at start-up.
  */
-import { apiSchemas, upstreamGroup } from '../../api/schema/index.js';
-import { FieldManager } from '../../apply/field-manager.js';
-import { FieldSet } from '../../apply/ssa/field-set.js';
-import { fieldElement } from '../../apply/ssa/path-element.js';
-import { type TypeRef, typeOfKind } from '../../apply/ssa/typed-schema.js';
-import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { validateFieldManager } from '../../machinery/object-meta-validation.js';
 import { type FieldError, invalidObject, type StatusError } from '../../machinery/status.js';
-import type { ResourceInfo } from '../../registry/resource-info.js';
 import type { ResourceRequest } from './resource-request.js';
 
-/** Upstream's FieldManagerMaxLength: the User-Agent prefix is cut to fit it. */
-const FIELD_MANAGER_MAX_BYTES = 128;
+let tracking: Promise<typeof import('./field-tracking.js')> | undefined;
 
-const NOT_PRINTABLE = /[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/u;
-
-/** prefixFromUserAgent: the product before the first `/`, printable characters, at most 128 bytes. */
-export function prefixFromUserAgent(userAgent: string): string {
-  let out = '';
-  let bytes = 0;
-  for (const ch of userAgent.split('/')[0]) {
-    if (NOT_PRINTABLE.test(ch)) continue;
-    const n = Buffer.byteLength(ch);
-    if (bytes + n > FIELD_MANAGER_MAX_BYTES) break;
-    out += ch;
-    bytes += n;
-  }
-  return out;
-}
-
-/** The manager a write is recorded under: fieldManager, else from the User-Agent. */
-export function managerOf(r: ResourceRequest): string {
-  const given = r.query.get('fieldManager') ?? '';
-  return given !== '' ? given : prefixFromUserAgent(String(r.req.headers['user-agent'] ?? ''));
+/** The field-tracking module, loaded once on first use. */
+export function fieldTracking(): Promise<typeof import('./field-tracking.js')> {
+  tracking ??= import('./field-tracking.js');
+  return tracking;
 }
 
 /** 422 on the options kind (`PatchOptions.meta.orch.io "" is invalid: ...`), without a name. */
@@ -56,68 +32,4 @@ export function fieldManagerErrors(r: ResourceRequest): FieldError[] {
 export function checkWriteOptions(r: ResourceRequest, kind: 'CreateOptions' | 'UpdateOptions'): void {
   const errs = fieldManagerErrors(r);
   if (errs.length > 0) throw invalidOptions(r, kind, errs);
-}
-
-/** The fields a write of this subresource does not change (they are reset by the registry). */
-function resetFieldsOf(info: ResourceInfo, subresource: string, type: TypeRef): FieldSet | undefined {
-  const STATUS = fieldElement('status');
-  if (subresource === '') return info.def.subresources?.status ? new FieldSet().insert([STATUS]) : undefined;
-  // A subresource write changes only its own field: every other top-level field is reset.
-  const owned = subresource === 'status' ? ['status'] : ['spec', 'finalizers'];
-  const set = new FieldSet();
-  const fields = type.atom.map?.fields;
-  for (const name of fields?.keys() ?? []) if (name !== owned[0]) set.insert([fieldElement(name)]);
-  if (owned.length > 1) {
-    const inner = fields?.get(owned[0])?.type.atom.map?.fields;
-    for (const name of inner?.keys() ?? []) if (name !== owned[1]) set.insert([fieldElement(owned[0]), fieldElement(name)]);
-  }
-  return set;
-}
-
-const typesOf = new WeakMap<ResourceInfo, TypeRef>();
-
-function typeOf(info: ResourceInfo): TypeRef {
-  let t = typesOf.get(info);
-  if (t === undefined) {
-    const def = info.def;
-    t = typeOfKind(apiSchemas(), upstreamGroup(def.groupStem, def.branded), def.version, def.kind);
-    typesOf.set(info, t);
-  }
-  return t;
-}
-
-const resetFieldsCache = new WeakMap<ResourceInfo, Map<string, FieldSet | undefined>>();
-
-/** The field manager of the request's kind and subresource; undefined when ServerSideApply is off. */
-export function fieldManagerFor(r: ResourceRequest): FieldManager | undefined {
-  if (!r.serverSideApply) return undefined;
-  const info = r.store.info;
-  const type = typeOf(info);
-  let bySubresource = resetFieldsCache.get(info);
-  if (bySubresource === undefined) resetFieldsCache.set(info, (bySubresource = new Map()));
-  if (!bySubresource.has(r.subresource)) bySubresource.set(r.subresource, resetFieldsOf(info, r.subresource, type));
-  const now = r.ctx.now;
-  return new FieldManager({
-    type,
-    apiVersion: info.apiVersion,
-    kind: info.kind,
-    subresource: r.subresource,
-    resetFields: bySubresource.get(r.subresource),
-    now: () => now,
-  });
-}
-
-/**
- * The object a non-apply write stores, with its ownership recorded: the type's defaults first
- * (upstream's field manager sees the decoded, defaulted object), then the field manager over
- * live (undefined on create). With ServerSideApply off, managedFields are cleared.
- */
-export function trackWrite(r: ResourceRequest, live: Obj | undefined, next: Obj): Obj {
-  const fm = fieldManagerFor(r);
-  if (fm === undefined) {
-    if (isPlainObject(next.metadata)) delete next.metadata.managedFields;
-    return next;
-  }
-  r.store.info.def.strategy?.defaults?.(next, { brand: r.ctx.brand, now: r.ctx.now, ...(live ? { subresource: r.subresource } : {}) });
-  return fm.update(live, next, managerOf(r));
 }

@@ -3,7 +3,6 @@ import { chooseEncoding, contentTypeOf, encodeBytes } from '../../codec/serializ
 import { entryObject } from '../../registry/cache-entry.js';
 import { planGet } from '../../registry/read-options.js';
 import type { ResourceRequest } from './resource-request.js';
-import { transformObject } from './transform.js';
 import { writeBody, writeObject } from '../http.js';
 
 /** Answers 200 with the object per the Get table, or the Status of why not. */
@@ -12,7 +11,11 @@ export async function handleGet(r: ResourceRequest): Promise<void> {
   const { pretty, protobufMediaType } = r.output;
   const encoding = chooseEncoding(r.output.encodings, info.apiVersion, info.kind);
   const entry = await r.store.readEntry(r.namespace, r.name, planGet(r.query.get('resourceVersion') ?? undefined));
-  if (r.output.as) return writeObject(r.res, 200, transformObject(r, r.output.as, entryObject(entry)), r.output);
+  if (r.output.as) {
+    // Tables and their printers load on the first request for one, not at start-up.
+    const { transformObject } = await import('./transform.js');
+    return writeObject(r.res, 200, transformObject(r, r.output.as, entryObject(entry)), r.output);
+  }
   // Compact JSON is what the cache holds already: no decode, no encode.
   const bytes = encoding === 'json' && !pretty ? entry.json : encodeBytes(entryObject(entry), encoding, pretty);
   writeBody(r.res, 200, contentTypeOf(encoding, protobufMediaType), bytes);

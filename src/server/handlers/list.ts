@@ -6,7 +6,6 @@ import { planList } from '../../registry/read-options.js';
 import { selectionFor } from '../../registry/selection.js';
 import { writeBody, writeObject, type Response } from '../http.js';
 import { listOptionsOf, type ResourceRequest } from './resource-request.js';
-import { transformList } from './transform.js';
 
 /** Answers the list of objects the options select. */
 export async function handleList(r: ResourceRequest): Promise<void> {
@@ -14,7 +13,11 @@ export async function handleList(r: ResourceRequest): Promise<void> {
   const plan = planList({ ...opts, sendInitialEvents: r.query.get('sendInitialEvents') ?? undefined }, r.ctx.brand);
   const selection = selectionFor(r.store.info, opts);
   const list = await listEntries(r.store, r.namespace, opts, plan, selection, r.ctx.brand.metaGroup);
-  if (r.output.as) return writeObject(r.res, 200, transformList(r, r.output.as, list.entries.map(entryObject), list.metadata), r.output);
+  if (r.output.as) {
+    // Tables and their printers load on the first request for one, not at start-up.
+    const { transformList } = await import('./transform.js');
+    return writeObject(r.res, 200, transformList(r, r.output.as, list.entries.map(entryObject), list.metadata), r.output);
+  }
   const encoding = chooseEncoding(r.output.encodings, list.apiVersion, list.kind);
   if (encoding === 'json' && !r.output.pretty) return writeJsonList(r.res, list, contentTypeOf('json', ''));
   writeObject(r.res, 200, { apiVersion: list.apiVersion, kind: list.kind, metadata: list.metadata, items: list.entries.map(entryObject) }, r.output);

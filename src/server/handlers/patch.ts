@@ -6,15 +6,14 @@
 import { apiSchemas } from '../../api/schema/index.js';
 import { applyJsonPatch } from '../../apply/json-patch.js';
 import { mergePatch } from '../../apply/merge-patch.js';
-import { PatchSchema, strategicMergePatch } from '../../apply/strategic-merge-patch.js';
+import type { PatchSchema } from '../../apply/strategic-merge-patch.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest, invalid, invalidObject, unsupportedMediaType } from '../../machinery/status.js';
 import { exceedsDepth, MAX_JSON_DEPTH, objectShapeError } from '../../machinery/object-shape.js';
 import { readBody } from '../http.js';
 import { definitionOf, fieldValidationOf, readFieldsAs } from './field-validation.js';
-import { APPLY_PATCH, handleApply, patchOptionsOf } from './apply.js';
-import { trackWrite } from './field-management.js';
+import { fieldTracking } from './field-management.js';
 import { admitFor, mutateFor, dryRunOf, type ResourceRequest, writeStored } from './resource-request.js';
 
 const JSON_PATCH = 'application/json-patch+json';
@@ -27,9 +26,9 @@ const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
  * type only for types with Go structs (their patch tags); a type without a definition here (a
  * custom resource) has none, and the type is refused as upstream refuses it.
  */
-function strategicSchemaOf(r: ResourceRequest): PatchSchema | undefined {
+function strategicSchemaOf(r: ResourceRequest, smp: StrategicModule): PatchSchema | undefined {
   const name = definitionOf(r.store.info);
-  return name === undefined ? undefined : PatchSchema.forDefinition(apiSchemas(), name);
+  return name === undefined ? undefined : smp.PatchSchema.forDefinition(apiSchemas(), name);
 }
 
 /** The patch types a resource accepts, in upstream's order (strategic after merge patch). */
@@ -37,6 +36,26 @@ function acceptedPatchTypes(strategic: PatchSchema | undefined): string[] {
   if (strategic === undefined) return PATCH_TYPES;
   const at = PATCH_TYPES.indexOf(MERGE_PATCH) + 1;
   return [...PATCH_TYPES.slice(0, at), STRATEGIC_MERGE_PATCH, ...PATCH_TYPES.slice(at)];
+}
+
+type StrategicModule = typeof import('../../apply/strategic-merge-patch.js');
+
+interface Patchers {
+  apply: typeof import('./apply.js');
+  smp: StrategicModule;
+  tracking: typeof import('./field-tracking.js');
+}
+
+let patcherModules: Promise<Patchers> | undefined;
+
+/** Strategic merge patch and server-side apply, loaded on the first PATCH rather than at start-up. */
+function patchers(): Promise<Patchers> {
+  patcherModules ??= Promise.all([import('./apply.js'), import('../../apply/strategic-merge-patch.js'), fieldTracking()]).then(([apply, smp, tracking]) => ({
+    apply,
+    smp,
+    tracking,
+  }));
+  return patcherModules;
 }
 
 /** Go's name of a JSON value's type in an UnmarshalTypeError. */
@@ -47,8 +66,10 @@ function jsonKind(v: unknown): string {
 
 /** Applies the body as a patch of the request's Content-Type. */
 export async function handlePatch(r: ResourceRequest): Promise<void> {
+  const { apply, smp, tracking } = await patchers();
+  const { APPLY_PATCH, handleApply, patchOptionsOf } = apply;
   const type = mediaTypeEssence(r.req.headers['content-type'] as string | undefined);
-  const strategic = strategicSchemaOf(r);
+  const strategic = strategicSchemaOf(r, smp);
   const accepted = [...acceptedPatchTypes(strategic), ...(r.serverSideApply ? [APPLY_PATCH] : [])];
   if (!accepted.includes(type)) throw unsupportedMediaType(accepted);
   if (type === APPLY_PATCH) return handleApply(r);
@@ -74,7 +95,7 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
       type === JSON_PATCH
         ? applyJsonPatch(current, patch)
         : type === STRATEGIC_MERGE_PATCH && strategic !== undefined
-          ? strategicMergePatch(current, (patch ?? {}) as Obj, strategic)
+          ? smp.strategicMergePatch(current, (patch ?? {}) as Obj, strategic)
           : mergePatch(current, patch)
     ) as Obj;
     if (!isPlainObject(patched)) throw badRequest('the patched object is not an object');
@@ -85,7 +106,7 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     const shape = objectShapeError(patched);
     if (shape !== undefined) throw invalidObject(info.kind, info.group, r.name, [invalid('patch', '', shape)]);
     readFieldsAs(r, patched, fieldValidation, type === MERGE_PATCH || type === STRATEGIC_MERGE_PATCH ? raw : undefined, raw);
-    return trackWrite(r, current, patched);
+    return tracking.trackWrite(r, current, patched);
   };
   const { obj } = await r.store.guaranteedUpdate(r.ctx, r.namespace, r.name, transform, {
     dryRun,

@@ -1,6 +1,6 @@
 /** PUT of one object, its status, or a namespace's finalize subresource. */
 import { fieldValidationOf, readFieldsAs } from './field-validation.js';
-import { checkWriteOptions, trackWrite } from './field-management.js';
+import { checkWriteOptions, fieldTracking } from './field-management.js';
 import { admitFor, mutateFor, dryRunOf, expectObjectOfKind, readObjectBody, type ResourceRequest, writeStored } from './resource-request.js';
 
 /** Replaces the object with the body (compare-and-swap when the body carries a resourceVersion). */
@@ -11,6 +11,7 @@ export async function handleUpdate(r: ResourceRequest): Promise<void> {
   const body = await readObjectBody(r);
   const obj = expectObjectOfKind(r, body.value);
   readFieldsAs(r, obj, fieldValidation, body.json);
+  const { trackWrite } = await fieldTracking();
   const { obj: updated, created } = await r.store.guaranteedUpdate(r.ctx, r.namespace, r.name, (current) => trackWrite(r, current, structuredClone(obj)), {
     dryRun,
     subresource: r.subresource,

@@ -11,7 +11,6 @@ import { selectionFor } from '../../registry/selection.js';
 import { startWatch } from '../../registry/watch.js';
 import type { Obj } from '../../machinery/object.js';
 import { intParam, listOptionsOf, type ResourceRequest } from './resource-request.js';
-import { transformObject } from './transform.js';
 
 /** Bytes a watcher may have waiting for its socket before it is closed. */
 export const WATCH_BUFFER_BYTES = 1024 * 1024;
@@ -66,9 +65,11 @@ export async function handleWatch(r: ResourceRequest): Promise<void> {
   };
   // A watch for Tables or metadata rewrites each event (the shared encoded line cannot serve it).
   const as = r.output.as;
+  // Tables and their printers load on the first request for one, not at start-up.
+  const transformObject = as === undefined ? undefined : (await import('./transform.js')).transformObject;
   let headersSent = false;
   const transform = (line: Buffer): Buffer => {
-    if (as === undefined) return line;
+    if (as === undefined || transformObject === undefined) return line;
     const event = JSON.parse(line.toString('utf8')) as { type: string; object: Obj };
     if (event.type === 'BOOKMARK' || event.type === 'ERROR') return line;
     const object = transformObject(r, as, event.object, headersSent);
