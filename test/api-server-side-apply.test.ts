@@ -282,6 +282,13 @@ describe('server-side apply and field ownership', () => {
       assert.equal(unknown.json.message, 'failed to create typed patch object (/unknown; /v1, Kind=ConfigMap): .spec: field not declared in schema');
     });
 
+    it('refuses a configuration its Go types cannot hold (a null label value), storing nothing', async () => {
+      const res = await apply(`${CM}/null-label`, 'alice', { ...configMap('null-label', { a: '1' }), metadata: { name: 'null-label', labels: { app: null } } });
+      assert.equal(res.status, 400);
+      assert.match(res.json.message, /^ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal/);
+      assert.equal((await get(`${CM}/null-label`)).status, 404);
+    });
+
     it('the 415 for an unknown patch type lists the apply type', async () => {
       const r = await request(cluster, 'PATCH', `${CM}/x`, { headers: { 'content-type': 'text/plain' }, body: '{}' });
       assert.equal(r.status, 415);

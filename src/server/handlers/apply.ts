@@ -10,7 +10,8 @@ import { badRequest, conflict, type FieldError, forbiddenField, required, Status
 import { readBody } from '../http.js';
 import { fieldManagerErrors, invalidOptions } from './field-management.js';
 import { fieldManagerFor } from './field-tracking.js';
-import { fieldValidationOf } from './field-validation.js';
+import { fieldValidationOf, readFieldsAs } from './field-validation.js';
+import { objectShapeError } from '../../machinery/object-shape.js';
 import { admitFor, mutateFor, dryRunOf, type ResourceRequest, writeStored } from './resource-request.js';
 
 export const APPLY_PATCH = 'application/apply-patch+yaml';
@@ -71,6 +72,18 @@ function checkName(r: ResourceRequest, obj: Obj): Obj {
   return obj;
 }
 
+/**
+ * The applied object read as its type, as every other write is: a configuration that merges into
+ * something the Go types cannot hold (a null label value) is refused, never stored.
+ */
+function asStoredType(r: ResourceRequest, obj: Obj): Obj {
+  const shape = objectShapeError(obj);
+  const { kind, version } = r.store.info;
+  if (shape !== undefined) throw badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${shape}`);
+  readFieldsAs(r, obj, 'Ignore', undefined);
+  return obj;
+}
+
 function isNotFound(e: unknown): boolean {
   return e instanceof StatusError && e.code === 404;
 }
@@ -89,7 +102,7 @@ export async function handleApply(r: ResourceRequest): Promise<void> {
   fieldValidationOf(r, 'PatchOptions');
   const config = decodeConfig(raw);
   const manager = r.query.get('fieldManager') as string;
-  const apply = (live: Obj | undefined) => checkName(r, fm.apply(live, structuredClone(config), manager, force));
+  const apply = (live: Obj | undefined) => checkName(r, asStoredType(r, fm.apply(live, structuredClone(config), manager, force)));
   for (;;) {
     try {
       const { obj } = await r.store.guaranteedUpdate(r.ctx, r.namespace, r.name, (current) => apply(current), {
