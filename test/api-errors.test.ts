@@ -394,6 +394,8 @@ describe('no bad input yields a 500', () => {
     'verbose',
     'exclude=ping',
     'fieldManager=%00',
+    'fieldManager=fuzz',
+    'fieldManager=fuzz&force=true',
     'force=maybe',
     'orphanDependents=x',
     '%ZZ=1',
@@ -626,5 +628,17 @@ describe('no bad input yields a 500', () => {
     );
     assert.deepEqual(failures, []);
     await stillServing();
+  });
+
+  it('every object the fuzz left stored is valid for its type: a PUT of it unchanged answers 200', async () => {
+    const collections = ['/api/v1/namespaces/default/configmaps', '/apis/apps/v1/namespaces/default/deployments', '/apis/storage.orch.io/v1/storageclasses'];
+    const refused: string[] = [];
+    for (const collection of collections) {
+      for (const item of assertOk(await call('GET', collection)).items as { metadata: { name: string } }[]) {
+        const put = await call('PUT', `${collection}/${item.metadata.name}`, item);
+        if (put.status !== 200) refused.push(`${collection}/${item.metadata.name} -> ${put.status} ${put.text.slice(0, 200)}`);
+      }
+    }
+    assert.deepEqual(refused, []);
   });
 });
