@@ -24,6 +24,10 @@ export interface ControlPlaneOptions {
   shutdownDelayMs?: number;
   /** Time after start during which unfinished post-start hooks count as live. Default 0. */
   livezGracePeriodMs?: number;
+  /** IPv4 CIDR Service cluster IPs come from. Default `10.0.0.0/24`. */
+  serviceClusterIPRange?: string;
+  /** `<min>-<max>` node ports come from. Default `30000-32767`. */
+  serviceNodePortRange?: string;
   /** Feature gates by name (`--feature-gates`), e.g. `{ ServerSideApply: false }`. */
   featureGates?: Record<string, boolean>;
   /** Run the controllers (namespace finalization); false for `orch-apiserver`. Default true. */

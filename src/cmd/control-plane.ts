@@ -52,6 +52,8 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     keyPem: serving.keyPem,
     clientCaPem: pki.caCertPem,
     eventTtlMs: opts.eventTtlMs ?? 60 * 60 * 1000,
+    serviceClusterIPRange: opts.serviceClusterIPRange,
+    serviceNodePortRange: opts.serviceNodePortRange,
     shutdownDelayMs: opts.shutdownDelayMs ?? 0,
     livezGracePeriodMs: opts.livezGracePeriodMs ?? 0,
     watchHistoryMs: opts.compactionIntervalMs ?? FIVE_MINUTES,

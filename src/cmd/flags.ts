@@ -1,4 +1,5 @@
 /** The API server's command-line flags (upstream names and defaults), shared by both binaries. */
+import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE } from '../admission/service-allocation.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { parseDuration } from '../machinery/duration.js';
@@ -36,6 +37,8 @@ export function apiServerCommand(name: string, description: string): Command {
     .addOption(new Option('--storage-backend <backend>', 'storage backend').choices(['sqlite', 'memory']).default('sqlite'))
     .option('--event-ttl <duration>', 'how long events are kept after their last write', duration, parseDuration('1h'))
     .option('--etcd-compaction-interval <duration>', 'how often history older than this is compacted', duration, parseDuration('5m'))
+    .option('--service-cluster-ip-range <cidr>', 'IPv4 range Service cluster IPs are allocated from', DEFAULT_SERVICE_CLUSTER_IP_RANGE)
+    .option('--service-node-port-range <range>', 'port range NodePort Services are allocated from', DEFAULT_SERVICE_NODE_PORT_RANGE)
     .option('--kubernetes-compat', "serve Kubernetes' own names (*.k8s.io, kube-system)", false)
     .option('--livez-grace-period <duration>', 'time after start during which unfinished post-start hooks count as live', duration, 0)
     .option('--shutdown-delay-duration <duration>', 'time /readyz fails before the server stops listening on SIGTERM', duration, 0)
@@ -54,6 +57,8 @@ interface ParsedFlags {
   eventTtl: number;
   etcdCompactionInterval: number;
   kubernetesCompat: boolean;
+  serviceClusterIpRange: string;
+  serviceNodePortRange: string;
   livezGracePeriod: number;
   shutdownDelayDuration: number;
   featureGates?: Record<string, boolean>;
@@ -76,6 +81,8 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     eventTtlMs: flags.eventTtl,
     compactionIntervalMs: flags.etcdCompactionInterval,
     kubernetesCompat: flags.kubernetesCompat,
+    serviceClusterIPRange: flags.serviceClusterIpRange,
+    serviceNodePortRange: flags.serviceNodePortRange,
     livezGracePeriodMs: flags.livezGracePeriod,
     shutdownDelayMs: flags.shutdownDelayDuration,
     verbosity: flags.v,

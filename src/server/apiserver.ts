@@ -11,6 +11,7 @@ import { startEventExpiry } from '../registry/event-expiry.js';
 import { admissionChain } from '../admission/admission.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { priorityAdmission } from '../admission/priority.js';
+import { serviceAllocation } from '../admission/service-allocation.js';
 import { privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/authorizer.js';
 import { buildDiscovery } from './discovery.js';
 import { hookCheck, type HealthCheck } from './health.js';
@@ -33,6 +34,9 @@ export interface ApiServerOptions {
   livezGracePeriodMs: number;
   /** How long the watch caches keep events for resuming watches. */
   watchHistoryMs: number;
+  /** Where Service cluster IPs and node ports come from (upstream's defaults when absent). */
+  serviceClusterIPRange?: string;
+  serviceNodePortRange?: string;
   /** Feature gates (`--feature-gates`); ServerSideApply defaults to on. */
   featureGates?: Readonly<Record<string, boolean>>;
   now?: () => number;
@@ -57,7 +61,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   await registry.startCaches();
   const authorizer = unionAuthorizer([privilegedGroupAuthorizer]);
   const priority = priorityAdmission(registry);
-  const admission = admissionChain([namespaceLifecycle(registry), priority], [priority]);
+  const allocation = serviceAllocation(registry, opts.serviceClusterIPRange, opts.serviceNodePortRange);
+  const admission = admissionChain([namespaceLifecycle(registry), priority, allocation], [priority, allocation]);
 
   const hooks = {
     bootstrap: hookCheck('poststarthook/bootstrap-controller'),
