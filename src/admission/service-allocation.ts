@@ -8,6 +8,7 @@
  * for writes not yet stored (held until their Service is stored or deleted, or for 30 s when the
  * write failed), so a deleted Service frees its IP and ports with nothing to repair.
  */
+import { parseIP } from '../api/core/value-validation.js';
 import { isPlainObject, metaOf, type Obj } from '../machinery/object.js';
 import { type FieldError, invalid, invalidObject, PrintedValue } from '../machinery/status.js';
 import { goStringSlice } from '../machinery/validation.js';
@@ -28,12 +29,12 @@ interface Ipv4Range {
   size: number;
 }
 
+/** An IPv4 address as a number (parsed as upstream's validation parses IPs), else undefined. */
 function ipv4(text: string): number | undefined {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
-  if (!m) return undefined;
-  const parts = m.slice(1).map(Number);
-  if (parts.some((p) => p > 255)) return undefined;
-  return ((parts[0] << 24) | (parts[1] << 16) | (parts[2] << 8) | parts[3]) >>> 0;
+  const ip = parseIP(text);
+  if (ip?.family !== 4) return undefined;
+  const [a, b, c, d] = ip.bytes;
+  return ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
 }
 
 function ipv4Text(n: number): string {

@@ -5,6 +5,7 @@
  * is refused with Go's decoding error. Walks the type's schema; pure apart from pruning obj.
  */
 import { isPlainObject } from '../machinery/object.js';
+import { jsonType } from '../machinery/object-shape.js';
 import { refName, type Schema, type SchemaLookup } from '../api/schema/schema.js';
 
 /** A value of the wrong JSON type (Go's UnmarshalTypeError); message as Go words it. */
@@ -13,12 +14,12 @@ export class FieldTypeError extends Error {}
 const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 
-/** Go's name for a JSON value's kind in an UnmarshalTypeError. */
-function jsonKind(v: unknown): string {
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'number') return `number ${v}`;
-  return typeof v;
+/**
+ * Go's UnmarshalTypeError value: the JSON type, except that a number an integer field cannot
+ * hold (a fraction) is named with its text, as encoding/json's literalStore names it.
+ */
+function jsonKind(v: unknown, s: Schema): string {
+  return typeof v === 'number' && s.type === 'integer' ? `number ${v}` : jsonType(v);
 }
 
 /** Go's type name of a schema (`int32`, `[]v1.Container`, `map[string]string`, `v1.PodSpec`). */
@@ -49,7 +50,7 @@ interface Walk {
 }
 
 function mismatch(v: unknown, struct: string, path: string, s: Schema): never {
-  throw new FieldTypeError(`json: cannot unmarshal ${jsonKind(v)} into Go struct field ${struct}.${path} of type ${goType(s)}`);
+  throw new FieldTypeError(`json: cannot unmarshal ${jsonKind(v, s)} into Go struct field ${struct}.${path} of type ${goType(s)}`);
 }
 
 /**

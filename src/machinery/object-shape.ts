@@ -27,7 +27,7 @@ export function exceedsDepth(value: unknown, max: number = MAX_JSON_DEPTH): bool
 }
 
 /** Go's name for a JSON value's type in an UnmarshalTypeError. */
-function jsonType(v: unknown): string {
+export function jsonType(v: unknown): string {
   if (Array.isArray(v)) return 'array';
   if (typeof v === 'boolean') return 'bool';
   return typeof v; // string, number, object

@@ -60,18 +60,19 @@ export function readBody(req: Request): Promise<Buffer> {
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
 
 /** True when the request's Accept-Encoding lists gzip (with a non-zero q). */
-function acceptsGzip(res: Response): boolean {
-  const header = (res as { req?: Request }).req?.headers['accept-encoding'];
-  if (typeof header !== 'string') return false;
-  return header.split(',').some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(';');
-    return coding.trim() === 'gzip' && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p));
+export function acceptsGzip(req: Request | undefined): boolean {
+  const header = req?.headers['accept-encoding'];
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  return value.split(',').some((part) => {
+    const [coding, ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    return coding === 'gzip' && (q === undefined || Number(q.slice(2)) > 0);
   });
 }
 
 /** Ends a response with a complete body, gzipped when it is large and the client accepts gzip. */
 export function writeBody(res: Response, code: number, contentType: string, bytes: Buffer): void {
-  if (bytes.length >= GZIP_THRESHOLD_BYTES && acceptsGzip(res)) {
+  if (bytes.length >= GZIP_THRESHOLD_BYTES && acceptsGzip((res as { req?: Request }).req)) {
     const zipped = gzipSync(bytes);
     res.writeHead(code, { 'content-type': contentType, 'content-encoding': 'gzip', vary: 'Accept-Encoding', 'content-length': zipped.length });
     res.end(zipped);

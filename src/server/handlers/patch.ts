@@ -10,7 +10,7 @@ import type { PatchSchema } from '../../apply/strategic-merge-patch.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest, invalid, invalidObject, unsupportedMediaType } from '../../machinery/status.js';
-import { exceedsDepth, MAX_JSON_DEPTH, objectShapeError } from '../../machinery/object-shape.js';
+import { exceedsDepth, jsonType, MAX_JSON_DEPTH, objectShapeError } from '../../machinery/object-shape.js';
 import { readBody } from '../http.js';
 import { definitionOf, fieldValidationOf, readFieldsAs } from './field-validation.js';
 import { fieldTracking } from './field-management.js';
@@ -58,12 +58,6 @@ function patchers(): Promise<Patchers> {
   return patcherModules;
 }
 
-/** Go's name of a JSON value's type in an UnmarshalTypeError. */
-function jsonKind(v: unknown): string {
-  if (Array.isArray(v)) return 'array';
-  return typeof v === 'boolean' ? 'bool' : typeof v;
-}
-
 /** Applies the body as a patch of the request's Content-Type. */
 export async function handlePatch(r: ResourceRequest): Promise<void> {
   const { apply, smp, tracking } = await patchers();
@@ -86,7 +80,7 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
   if (type === MERGE_PATCH && !isPlainObject(patch)) throw badRequest('json: cannot unmarshal into Go value of type map[string]interface {}');
   // Upstream decodes a strategic merge patch into a map: null is an empty patch.
   if (type === STRATEGIC_MERGE_PATCH && patch !== null && !isPlainObject(patch)) {
-    throw badRequest(`json: cannot unmarshal ${jsonKind(patch)} into Go value of type map[string]interface {}`);
+    throw badRequest(`json: cannot unmarshal ${jsonType(patch)} into Go value of type map[string]interface {}`);
   }
   if (exceedsDepth(patch)) throw badRequest(`error decoding patch: json: exceeded max depth of ${MAX_JSON_DEPTH}`);
   const info = r.store.info;

@@ -6,7 +6,7 @@
  */
 import { parseMediaType } from '../../codec/accept.js';
 import { pathNotFound } from '../../machinery/status.js';
-import type { Request, Response } from '../http.js';
+import { acceptsGzip, type Request, type Response } from '../http.js';
 import type { OpenAPIDocuments, Representation } from './documents.js';
 
 const JSON_TYPE = 'application/json';
@@ -51,16 +51,6 @@ function noneMatchHits(header: string, etag: string): boolean {
   return header.split(',').some((t) => {
     const tag = t.trim().replace(/^W\//, '');
     return tag === '*' || tag === etag;
-  });
-}
-
-function acceptsGzip(req: Request): boolean {
-  const header = req.headers['accept-encoding'];
-  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
-  return value.split(',').some((part) => {
-    const [coding, ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-    const q = params.find((p) => p.startsWith('q='));
-    return coding === 'gzip' && (q === undefined || Number(q.slice(2)) > 0);
   });
 }
 
