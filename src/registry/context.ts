@@ -14,6 +14,12 @@ export type AdmitFn = (obj: Obj, old: Obj | undefined) => Promise<void> | void;
 
 export interface WriteOptions {
   dryRun: boolean;
+  /**
+   * Records the write's field ownership (the field manager) on the defaulted object, as upstream's
+   * handlers run it on the decoded object; sets obj's managedFields. Runs right after
+   * defaulting, before mutating admission. live is the stored object (absent on create).
+   */
+  track?: (obj: Obj, live: Obj | undefined) => void;
   /** Runs after defaulting, before prepareFor* and validation; may change obj (mutating admission). */
   mutate?: AdmitFn;
   /** Runs after validation, before the write (validating admission). */

@@ -33,7 +33,7 @@ import type { CacheEntry, ToEntry } from '../storage/cacher/types.js';
 import { entryEncoder } from './cache-entry.js';
 import type { ReadPlan } from './read-options.js';
 import { toStatusError } from './storage-errors.js';
-import type { AdmitFn, DeleteOptions, RequestContext, UpdateOptions, WriteOptions } from './context.js';
+import type { DeleteOptions, RequestContext, UpdateOptions, WriteOptions } from './context.js';
 import { pendingFinalizers, prepareForDeletion } from './finalization.js';
 
 /** How many names generateName tries before giving up, as upstream's retry on collision. */
@@ -154,6 +154,7 @@ export class GenericStore {
       delete meta.namespace;
     }
     this.info.def.strategy?.defaults?.(obj, this.strategyContext(ctx));
+    opts.track?.(obj, undefined);
     await opts.mutate?.(obj, undefined);
     this.prepareServerFields(meta, ctx.now);
     if (this.info.def.subresources?.status && !this.info.def.behaviour?.keepStatusOnCreate) delete obj.status;
@@ -213,7 +214,7 @@ export class GenericStore {
       if (!kv) throw notFound(this.info.groupResource, name);
       const current = this.decode(kv);
       const proposed = await transform(structuredClone(current));
-      const next = await this.prepareUpdate(ctx, namespace, name, proposed, current, opts.subresource, opts.mutate);
+      const next = await this.prepareUpdate(ctx, namespace, name, proposed, current, opts);
       await opts.admit?.(next, current);
       if (deepEqual(next, current)) return { obj: current, created: false };
       const nextMeta = metaOf(next);
@@ -241,15 +242,8 @@ export class GenericStore {
   }
 
   /** Applies the update rules to a proposed object: precondition, server fields, status split, validation. */
-  private async prepareUpdate(
-    ctx: RequestContext,
-    namespace: string,
-    name: string,
-    proposed: Obj,
-    current: Obj,
-    subresource: string,
-    mutate?: AdmitFn,
-  ): Promise<Obj> {
+  private async prepareUpdate(ctx: RequestContext, namespace: string, name: string, proposed: Obj, current: Obj, opts: UpdateOptions): Promise<Obj> {
+    const { subresource } = opts;
     if (!isPlainObject(proposed)) throw badRequest('the body of the request must be an object');
     const meta = metaOf(proposed);
     const curMeta = metaOf(current);
@@ -269,7 +263,8 @@ export class GenericStore {
     }
     const sctx = this.strategyContext(ctx, subresource);
     this.info.def.strategy?.defaults?.(proposed, sctx);
-    await mutate?.(proposed, current);
+    opts.track?.(proposed, current);
+    await opts.mutate?.(proposed, current);
     let next: Obj;
     const owned = SUBRESOURCE_FIELDS[subresource];
     if (owned !== undefined) {

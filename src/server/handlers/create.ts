@@ -20,8 +20,9 @@ export async function handleCreate(r: ResourceRequest): Promise<void> {
     return;
   }
   const { trackWrite } = await fieldTracking();
-  const created = await r.store.create(r.ctx, r.namespace, trackWrite(r, undefined, obj), {
+  const created = await r.store.create(r.ctx, r.namespace, obj, {
     dryRun,
+    track: (next, live) => trackWrite(r, next, live),
     mutate: mutateFor(r, 'CREATE'),
     admit: admitFor(r, 'CREATE'),
   });

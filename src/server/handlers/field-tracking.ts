@@ -63,16 +63,15 @@ export function fieldManagerFor(r: ResourceRequest): FieldManager | undefined {
 }
 
 /**
- * The object a non-apply write stores, with its ownership recorded: the type's defaults first
- * (upstream's field manager sees the decoded, defaulted object), then the field manager over
- * live (undefined on create). With ServerSideApply off, managedFields are cleared.
+ * Records a non-apply write's ownership on next (the registry calls it on the defaulted object,
+ * as upstream's field manager sees the decoded one), over live (undefined on create). With
+ * ServerSideApply off, managedFields are cleared.
  */
-export function trackWrite(r: ResourceRequest, live: Obj | undefined, next: Obj): Obj {
+export function trackWrite(r: ResourceRequest, next: Obj, live: Obj | undefined): void {
   const fm = fieldManagerFor(r);
   if (fm === undefined) {
     if (isPlainObject(next.metadata)) delete next.metadata.managedFields;
-    return next;
+    return;
   }
-  r.store.info.def.strategy?.defaults?.(next, { brand: r.ctx.brand, now: r.ctx.now, ...(live ? { subresource: r.subresource } : {}) });
-  return fm.update(live, next, managerOf(r));
+  fm.update(live, next, managerOf(r));
 }

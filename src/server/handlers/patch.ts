@@ -100,11 +100,12 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     const shape = objectShapeError(patched);
     if (shape !== undefined) throw invalidObject(info.kind, info.group, r.name, [invalid('patch', '', shape)]);
     readFieldsAs(r, patched, fieldValidation, type === MERGE_PATCH || type === STRATEGIC_MERGE_PATCH ? raw : undefined, raw);
-    return tracking.trackWrite(r, current, patched);
+    return patched;
   };
   const { obj } = await r.store.guaranteedUpdate(r.ctx, r.namespace, r.name, transform, {
     dryRun,
     subresource: r.subresource,
+    track: (next, live) => tracking.trackWrite(r, next, live),
     mutate: mutateFor(r, 'UPDATE'),
     admit: admitFor(r, 'UPDATE'),
   });

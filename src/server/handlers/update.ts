@@ -12,8 +12,9 @@ export async function handleUpdate(r: ResourceRequest): Promise<void> {
   const obj = expectObjectOfKind(r, body.value);
   readFieldsAs(r, obj, fieldValidation, body.json);
   const { trackWrite } = await fieldTracking();
-  const { obj: updated, created } = await r.store.guaranteedUpdate(r.ctx, r.namespace, r.name, (current) => trackWrite(r, current, structuredClone(obj)), {
+  const { obj: updated, created } = await r.store.guaranteedUpdate(r.ctx, r.namespace, r.name, () => structuredClone(obj), {
     dryRun,
+    track: (next, live) => trackWrite(r, next, live),
     subresource: r.subresource,
     mutate: mutateFor(r, 'UPDATE'),
     admit: admitFor(r, 'UPDATE'),
