@@ -9,22 +9,14 @@ import type { Admission } from '../admission/admission.js';
 import type { Authorizer } from '../auth/authz/authorizer.js';
 import { forbiddenMessage } from '../auth/authz/authorizer.js';
 import { authenticateClientCertificate } from '../auth/authn/x509.js';
-import { requestInfo, type RequestInfo } from './request-info.js';
+import { requestInfo } from './request-info.js';
 import { writeError, writeObject, type Output, type Request, type Response } from './http.js';
-import { type AsKind, negotiate } from '../codec/negotiation.js';
+import { negotiate } from '../codec/negotiation.js';
 import { methodNotAllowed, pathNotFound, StatusError, unauthorized } from '../machinery/status.js';
 import { parseAccept, type MediaRange } from '../codec/accept.js';
-import type { ResourceRequest } from './handlers/resource-request.js';
-import { handleGet } from './handlers/get.js';
-import { handleCreate } from './handlers/create.js';
-import { handleUpdate } from './handlers/update.js';
-import { handlePatch } from './handlers/patch.js';
-import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
-import { handleList } from './handlers/list.js';
-import { handleWatch } from './handlers/watch.js';
+import { serveResource } from './resource-routes.js';
 import { serveHealth, type HealthCheck } from './health.js';
 import type { DiscoveryDocuments } from './discovery.js';
-import type { Verb } from '../api/types.js';
 import type { ReviewDeps } from '../registry/reviews.js';
 
 export interface RouterConfig {
@@ -41,37 +33,6 @@ export interface RouterConfig {
   /** The ServerSideApply feature gate (default on). */
   serverSideApply?: boolean;
 }
-
-const HANDLERS: Record<string, (r: ResourceRequest) => Promise<void>> = {
-  get: handleGet,
-  list: handleList,
-  watch: handleWatch,
-  create: handleCreate,
-  update: handleUpdate,
-  patch: handlePatch,
-  delete: handleDelete,
-  deletecollection: handleDeleteCollection,
-};
-
-/** Subresources each verb may address; `status` needs the type to declare it. */
-const SUBRESOURCE_VERBS: Record<string, ReadonlySet<string>> = {
-  status: new Set(['get', 'update', 'patch']),
-  finalize: new Set(['update']),
-  binding: new Set(['create']),
-};
-
-/** The verbs each shape of path serves (upstream's installer registers exactly these routes). */
-const COLLECTION_VERBS: ReadonlySet<string> = new Set(['list', 'watch', 'create', 'deletecollection']);
-const ACROSS_NAMESPACES_VERBS: ReadonlySet<string> = new Set(['list', 'watch']);
-// watch: an object under the deprecated /watch/ prefix (a watch of that one object).
-const OBJECT_VERBS: ReadonlySet<string> = new Set(['get', 'update', 'patch', 'delete', 'watch']);
-
-/** The meta kinds each read can answer with (upstream's endpoint restrictions for `as=`). */
-const TRANSFORMS: Readonly<Record<string, readonly AsKind[]>> = {
-  get: ['Table', 'PartialObjectMetadata'],
-  list: ['Table', 'PartialObjectMetadataList'],
-  watch: ['Table', 'PartialObjectMetadata'],
-};
 
 /** The OpenAPI documents and the handler serving them. */
 interface OpenAPI {
@@ -138,7 +99,7 @@ async function handle(cfg: RouterConfig, openapi: () => Promise<OpenAPI>, req: R
       { name: info.name, group: info.apiGroup || undefined, kind: info.resource || undefined },
     );
   }
-  if (info.isResourceRequest) return handleResource(cfg, req, res, info, query, user);
+  if (info.isResourceRequest) return serveResource(cfg, req, res, info, query, user);
   return handleNonResource(cfg, openapi, req, res, path, query);
 }
 
@@ -196,56 +157,4 @@ function aggregatedDiscoveryVersion(ranges: MediaRange[], brand: Brand): string 
     if (m.params.as === undefined) return undefined;
   }
   return undefined;
-}
-
-async function handleResource(
-  cfg: RouterConfig,
-  req: Request,
-  res: Response,
-  info: RequestInfo,
-  query: URLSearchParams,
-  user: ResourceRequest['ctx']['user'],
-): Promise<void> {
-  let store = cfg.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
-  if (!store || info.parts.length > 3) throw pathNotFound();
-  const def = store.info;
-  const sub = info.subresource;
-  if (sub !== '') {
-    const allowed = SUBRESOURCE_VERBS[sub];
-    const declared = (sub === 'status' || sub === 'finalize' || sub === 'binding') && def.def.subresources?.[sub] === true;
-    if (!allowed || !declared) throw pathNotFound();
-    if (!allowed.has(info.verb)) throw methodNotAllowed();
-    // pods/<name>/binding takes a Binding: the bindings resource decodes and serves it.
-    if (sub === 'binding') store = cfg.registry.byResource('', 'bindings') ?? store;
-  } else {
-    // As upstream's routes: a collection serves list/watch, create and deletecollection (only
-    // list/watch across namespaces); an object serves get, update, patch and delete. Another
-    // method on an existing route is 405; an object path across namespaces is no route (404).
-    const collection = info.name === '';
-    const acrossNamespaces = def.namespaced && info.namespace === '';
-    if (acrossNamespaces && !collection) throw pathNotFound();
-    const shape = collection ? (acrossNamespaces ? ACROSS_NAMESPACES_VERBS : COLLECTION_VERBS) : OBJECT_VERBS;
-    if (!shape.has(info.verb) || !def.verbs.has(info.verb as Verb)) throw methodNotAllowed();
-  }
-  const handler = HANDLERS[info.verb];
-  if (!handler) throw methodNotAllowed();
-  const pretty = query.get('pretty') === 'true';
-  const { encodings, protobufMediaType, as } = negotiate(parseAccept(req.headers.accept as string | undefined), cfg.brand, TRANSFORMS[info.verb] ?? []);
-  await handler({
-    req,
-    res,
-    info,
-    query,
-    store,
-    registry: cfg.registry,
-    admission: cfg.admission,
-    reviews: cfg.reviews,
-    ctx: { user, brand: cfg.brand, now: new Date() },
-    namespace: def.namespaced ? info.namespace : '',
-    name: info.name,
-    subresource: sub,
-    output: { encodings, pretty, protobufMediaType, as },
-    shuttingDown: cfg.shuttingDown,
-    serverSideApply: cfg.serverSideApply !== false,
-  });
 }

@@ -1,0 +1,103 @@
+/**
+ * Resource requests: which paths and verbs each resource serves (upstream's installer routes),
+ * response negotiation, and dispatch to one handler per verb.
+ */
+import type { RouterConfig } from './router.js';
+import type { Request, Response } from './http.js';
+import type { RequestInfo } from './request-info.js';
+import { type AsKind, negotiate } from '../codec/negotiation.js';
+import { parseAccept } from '../codec/accept.js';
+import { methodNotAllowed, pathNotFound } from '../machinery/status.js';
+import type { ResourceRequest } from './handlers/resource-request.js';
+import { handleGet } from './handlers/get.js';
+import { handleCreate } from './handlers/create.js';
+import { handleUpdate } from './handlers/update.js';
+import { handlePatch } from './handlers/patch.js';
+import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
+import { handleList } from './handlers/list.js';
+import { handleWatch } from './handlers/watch.js';
+import type { Verb } from '../api/types.js';
+
+const HANDLERS: Record<string, (r: ResourceRequest) => Promise<void>> = {
+  get: handleGet,
+  list: handleList,
+  watch: handleWatch,
+  create: handleCreate,
+  update: handleUpdate,
+  patch: handlePatch,
+  delete: handleDelete,
+  deletecollection: handleDeleteCollection,
+};
+
+/** Subresources each verb may address; `status` needs the type to declare it. */
+const SUBRESOURCE_VERBS: Record<string, ReadonlySet<string>> = {
+  status: new Set(['get', 'update', 'patch']),
+  finalize: new Set(['update']),
+  binding: new Set(['create']),
+};
+
+/** The verbs each shape of path serves (upstream's installer registers exactly these routes). */
+const COLLECTION_VERBS: ReadonlySet<string> = new Set(['list', 'watch', 'create', 'deletecollection']);
+const ACROSS_NAMESPACES_VERBS: ReadonlySet<string> = new Set(['list', 'watch']);
+// watch: an object under the deprecated /watch/ prefix (a watch of that one object).
+const OBJECT_VERBS: ReadonlySet<string> = new Set(['get', 'update', 'patch', 'delete', 'watch']);
+
+/** The meta kinds each read can answer with (upstream's endpoint restrictions for `as=`). */
+const TRANSFORMS: Readonly<Record<string, readonly AsKind[]>> = {
+  get: ['Table', 'PartialObjectMetadata'],
+  list: ['Table', 'PartialObjectMetadataList'],
+  watch: ['Table', 'PartialObjectMetadata'],
+};
+
+/** Routes one resource request to its verb handler. */
+export async function serveResource(
+  cfg: RouterConfig,
+  req: Request,
+  res: Response,
+  info: RequestInfo,
+  query: URLSearchParams,
+  user: ResourceRequest['ctx']['user'],
+): Promise<void> {
+  let store = cfg.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
+  if (!store || info.parts.length > 3) throw pathNotFound();
+  const def = store.info;
+  const sub = info.subresource;
+  if (sub !== '') {
+    const allowed = SUBRESOURCE_VERBS[sub];
+    const declared = (sub === 'status' || sub === 'finalize' || sub === 'binding') && def.def.subresources?.[sub] === true;
+    if (!allowed || !declared) throw pathNotFound();
+    if (!allowed.has(info.verb)) throw methodNotAllowed();
+    // pods/<name>/binding takes a Binding: the bindings resource decodes and serves it.
+    if (sub === 'binding') store = cfg.registry.byResource('', 'bindings') ?? store;
+  } else {
+    // As upstream's routes: a collection serves list/watch, create and deletecollection (only
+    // list/watch across namespaces); an object serves get, update, patch and delete. Another
+    // method on an existing route is 405; an object path across namespaces is no route (404).
+    const collection = info.name === '';
+    const acrossNamespaces = def.namespaced && info.namespace === '';
+    if (acrossNamespaces && !collection) throw pathNotFound();
+    const shape = collection ? (acrossNamespaces ? ACROSS_NAMESPACES_VERBS : COLLECTION_VERBS) : OBJECT_VERBS;
+    if (!shape.has(info.verb) || !def.verbs.has(info.verb as Verb)) throw methodNotAllowed();
+  }
+  const handler = HANDLERS[info.verb];
+  if (!handler) throw methodNotAllowed();
+  const pretty = query.get('pretty') === 'true';
+  const { encodings, protobufMediaType, as } = negotiate(parseAccept(req.headers.accept as string | undefined), cfg.brand, TRANSFORMS[info.verb] ?? []);
+  await handler({
+    req,
+    res,
+    info,
+    query,
+    store,
+    registry: cfg.registry,
+    admission: cfg.admission,
+    reviews: cfg.reviews,
+    ctx: { user, brand: cfg.brand, now: new Date() },
+    namespace: def.namespaced ? info.namespace : '',
+    name: info.name,
+    subresource: sub,
+    output: { encodings, pretty, protobufMediaType, as },
+    shuttingDown: cfg.shuttingDown,
+    serverSideApply: cfg.serverSideApply !== false,
+  });
+}
