@@ -30,6 +30,12 @@ export interface ControlPlaneOptions {
   serviceNodePortRange?: string;
   /** Feature gates by name (`--feature-gates`), e.g. `{ ServerSideApply: false }`. */
   featureGates?: Record<string, boolean>;
+  /** How long a non-long-running request may take before 504 (`--request-timeout`), in ms. Default 60 000; 0: none. */
+  requestTimeoutMs?: number;
+  /** Watches without timeoutSeconds end after 1-2x this many seconds (`--min-request-timeout`). Default 1800. */
+  minRequestTimeoutSeconds?: number;
+  /** In-flight limits before 429 (`--max-requests-inflight`, `--max-mutating-requests-inflight`). Default 400 / 200; 0: none. */
+  inFlight?: { maxRequestsInflight: number; maxMutatingRequestsInflight: number };
   /** Run the controllers (namespace finalization); false for `orch-apiserver`. Default true. */
   controllers?: boolean;
 }

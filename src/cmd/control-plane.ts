@@ -56,6 +56,9 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     serviceNodePortRange: opts.serviceNodePortRange,
     shutdownDelayMs: opts.shutdownDelayMs ?? 0,
     livezGracePeriodMs: opts.livezGracePeriodMs ?? 0,
+    requestTimeoutMs: opts.requestTimeoutMs,
+    minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
+    inFlight: opts.inFlight,
     watchHistoryMs: opts.compactionIntervalMs ?? FIVE_MINUTES,
     featureGates: opts.featureGates,
   });

@@ -24,6 +24,13 @@ function port(value: string): number {
   return n;
 }
 
+function count(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
+    throw new InvalidArgumentError(`invalid value ${JSON.stringify(value)}: a non-negative integer is required`);
+  return n;
+}
+
 /** A command with every API server flag, each with its default in --help. */
 export function apiServerCommand(name: string, description: string): Command {
   return new Command(name)
@@ -42,6 +49,10 @@ export function apiServerCommand(name: string, description: string): Command {
     .option('--kubernetes-compat', "serve Kubernetes' own names (*.k8s.io, kube-system)", false)
     .option('--livez-grace-period <duration>', 'time after start during which unfinished post-start hooks count as live', duration, 0)
     .option('--shutdown-delay-duration <duration>', 'time /readyz fails before the server stops listening on SIGTERM', duration, 0)
+    .option('--request-timeout <duration>', 'longest time a non-long-running request may take before 504 (0: none)', duration, parseDuration('1m'))
+    .option('--min-request-timeout <seconds>', 'watches without timeoutSeconds end after a random time between this and twice this', count, 1800)
+    .option('--max-requests-inflight <n>', 'read-only requests served at once before 429 (watches and system:masters not counted; 0: no limit)', count, 400)
+    .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once before 429 (0: no limit)', count, 200)
     .option('--feature-gates <gates>', 'comma-separated key=value pairs that switch features on or off (e.g. ServerSideApply=false)', featureGates)
     .option('-v, --v <level>', 'log verbosity', (v) => Number(v), 0);
 }
@@ -62,6 +73,10 @@ interface ParsedFlags {
   livezGracePeriod: number;
   shutdownDelayDuration: number;
   featureGates?: Record<string, boolean>;
+  requestTimeout: number;
+  minRequestTimeout: number;
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
   v: number;
 }
 
@@ -86,6 +101,9 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     livezGracePeriodMs: flags.livezGracePeriod,
     shutdownDelayMs: flags.shutdownDelayDuration,
     verbosity: flags.v,
+    requestTimeoutMs: flags.requestTimeout,
+    minRequestTimeoutSeconds: flags.minRequestTimeout,
+    inFlight: { maxRequestsInflight: flags.maxRequestsInflight, maxMutatingRequestsInflight: flags.maxMutatingRequestsInflight },
     ...(flags.featureGates ? { featureGates: flags.featureGates } : {}),
   };
 }

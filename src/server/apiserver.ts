@@ -13,6 +13,9 @@ import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { priorityAdmission } from '../admission/priority.js';
 import { serviceAllocation } from '../admission/service-allocation.js';
 import { privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/authorizer.js';
+import { unionAuthenticator } from '../auth/authn/authenticator.js';
+import { x509Authenticator } from '../auth/authn/x509.js';
+import type { InFlightLimits } from './filters/max-in-flight.js';
 import { buildDiscovery } from './discovery.js';
 import { hookCheck, type HealthCheck } from './health.js';
 import { createRouter } from './router.js';
@@ -39,6 +42,12 @@ export interface ApiServerOptions {
   serviceNodePortRange?: string;
   /** Feature gates (`--feature-gates`); ServerSideApply defaults to on. */
   featureGates?: Readonly<Record<string, boolean>>;
+  /** --request-timeout in ms (upstream 1m; 0: none). */
+  requestTimeoutMs?: number;
+  /** --min-request-timeout in seconds: watches without timeoutSeconds last 1-2x this (upstream 1800). */
+  minRequestTimeoutSeconds?: number;
+  /** --max-requests-inflight / --max-mutating-requests-inflight (upstream 400 / 200; 0: no limit). */
+  inFlight?: InFlightLimits;
   now?: () => number;
 }
 
@@ -108,7 +117,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     registry,
     brand,
     admission,
+    authenticator: unionAuthenticator([x509Authenticator]),
     authorizer,
+    requestTimeoutMs: opts.requestTimeoutMs,
+    minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
+    inFlight: opts.inFlight,
     reviews: { authorizer, authenticateToken: () => undefined },
     discovery: buildDiscovery(registry, brand, `${host}:${listener.port}`),
     version: versionInfo(),

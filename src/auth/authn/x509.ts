@@ -6,6 +6,7 @@
 import type { TLSSocket } from 'node:tls';
 import type { UserInfo } from '../../machinery/user.js';
 import { identityFromCertificate } from '../../pki/client-identity.js';
+import type { Authenticator } from './authenticator.js';
 
 const cache = new WeakMap<object, UserInfo | null>();
 
@@ -21,3 +22,8 @@ export function authenticateClientCertificate(socket: TLSSocket): UserInfo | und
   cache.set(socket, user);
   return user ?? undefined;
 }
+
+/** Client certificates as an authentication method. */
+export const x509Authenticator: Authenticator = {
+  authenticate: (req) => authenticateClientCertificate(req.socket),
+};

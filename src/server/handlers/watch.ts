@@ -17,9 +17,9 @@ export const WATCH_BUFFER_BYTES = 1024 * 1024;
 /** How often a watch that allows bookmarks gets one (upstream: about a minute). */
 const BOOKMARK_INTERVAL_MS = 60_000;
 
-/** Upstream's default watch timeout: a random duration between 30 and 60 minutes. */
-function defaultTimeoutSeconds(): number {
-  return 1800 * (1 + Math.random());
+/** Upstream's default watch timeout: a random duration between --min-request-timeout and twice it. */
+function defaultTimeoutSeconds(minRequestTimeoutSeconds: number): number {
+  return minRequestTimeoutSeconds * (1 + Math.random());
 }
 
 function boolParam(query: URLSearchParams, name: string): boolean {
@@ -38,7 +38,7 @@ export async function handleWatch(r: ResourceRequest): Promise<void> {
   if (!r.output.encodings.includes('json')) throw notAcceptable(['application/json']);
   // timeoutSeconds=0 asks for the server's default, as upstream's watch handler reads it.
   const requestedTimeout = intParam(r.query, 'timeoutSeconds');
-  const timeoutSeconds = requestedTimeout === undefined || requestedTimeout === 0 ? defaultTimeoutSeconds() : requestedTimeout;
+  const timeoutSeconds = requestedTimeout === undefined || requestedTimeout === 0 ? defaultTimeoutSeconds(r.minRequestTimeoutSeconds) : requestedTimeout;
   const selection = selectionFor(r.store.info, opts);
   const start = await startWatch(r.store, r.namespace, plan, selection);
   const res = r.res as ServerResponse;
