@@ -2,7 +2,7 @@
  * Resource requests: which paths and verbs each resource serves (upstream's installer routes),
  * response negotiation, and dispatch to one handler per verb.
  */
-import { DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS, type RouterConfig } from './router.js';
+import { DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS, type RouterConfig } from './router-config.js';
 import type { Request, Response } from './http.js';
 import type { RequestInfo } from './request-info.js';
 import { type AsKind, negotiate } from '../codec/negotiation.js';

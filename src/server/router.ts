@@ -4,56 +4,22 @@
  * authorization -> handler (non-resource paths here, resource paths in resource-routes.ts).
  * Each filter is one file under filters/.
  */
-import type { Registry } from '../registry/registry.js';
 import type { Brand } from '../machinery/brand.js';
 import type { UserInfo } from '../machinery/user.js';
-import type { Admission } from '../admission/admission.js';
-import type { Authorizer } from '../auth/authz/authorizer.js';
-import type { Authenticator } from '../auth/authn/authenticator.js';
 import { writeError, writeObject, type Request, type Response } from './http.js';
 import { negotiate } from '../codec/negotiation.js';
 import { methodNotAllowed, pathNotFound } from '../machinery/status.js';
 import { parseAccept, type MediaRange } from '../codec/accept.js';
 import { serveResource } from './resource-routes.js';
-import { serveHealth, type HealthCheck } from './health.js';
-import type { DiscoveryDocuments } from './discovery.js';
-import type { ReviewDeps } from '../registry/reviews.js';
+import { serveHealth } from './health.js';
 import { buildChain, type Filter, type RequestState } from './filters/chain.js';
 import { withRequestInfo } from './filters/request-info.js';
 import { withPanicRecovery } from './filters/panic-recovery.js';
 import { withRequestTimeout } from './filters/timeout.js';
 import { withAuthentication } from './filters/authentication.js';
-import { type InFlightLimits, withMaxInFlight } from './filters/max-in-flight.js';
+import { withMaxInFlight } from './filters/max-in-flight.js';
+import { DEFAULT_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS, type RouterConfig } from './router-config.js';
 import { withAuthorization } from './filters/authorization.js';
-
-/** Upstream's --request-timeout default (1m0s). */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
-/** Upstream's --min-request-timeout default (watches last 30-60 minutes). */
-export const DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS = 1800;
-/** Upstream's --max-requests-inflight and --max-mutating-requests-inflight defaults. */
-export const DEFAULT_IN_FLIGHT: InFlightLimits = { maxRequestsInflight: 400, maxMutatingRequestsInflight: 200 };
-
-export interface RouterConfig {
-  registry: Registry;
-  brand: Brand;
-  admission: Admission;
-  authenticator: Authenticator;
-  authorizer: Authorizer;
-  reviews: ReviewDeps;
-  discovery: DiscoveryDocuments;
-  version: Record<string, string>;
-  health: { livez: HealthCheck[]; readyz: HealthCheck[]; healthz: HealthCheck[] };
-  /** Resolves when the server begins shutting down (long requests end then). */
-  shuttingDown: Promise<void>;
-  /** The ServerSideApply feature gate (default on). */
-  serverSideApply?: boolean;
-  /** --request-timeout in ms (0: none). */
-  requestTimeoutMs?: number;
-  /** --min-request-timeout in seconds. */
-  minRequestTimeoutSeconds?: number;
-  /** --max-requests-inflight / --max-mutating-requests-inflight (0: no limit). */
-  inFlight?: InFlightLimits;
-}
 
 /** The OpenAPI documents and the handler serving them. */
 interface OpenAPI {
