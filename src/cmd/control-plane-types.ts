@@ -30,6 +30,12 @@ export interface ControlPlaneOptions {
   serviceNodePortRange?: string;
   /** Feature gates by name (`--feature-gates`), e.g. `{ ServerSideApply: false }`. */
   featureGates?: Record<string, boolean>;
+  /** CA bundle (PEM) client certificates are verified against (`--client-ca-file`). Default: the generated CA. */
+  clientCaPem?: string;
+  /** Static token file (`--token-auth-file`). */
+  tokenAuthFile?: string;
+  /** Requests without credentials are `system:anonymous` instead of 401 (`--anonymous-auth`). Default false. */
+  anonymousAuth?: boolean;
   /** How long a non-long-running request may take before 504 (`--request-timeout`), in ms. Default 60 000; 0: none. */
   requestTimeoutMs?: number;
   /** Watches without timeoutSeconds end after 1-2x this many seconds (`--min-request-timeout`). Default 1800. */

@@ -3,6 +3,7 @@ import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE } fro
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { parseDuration } from '../machinery/duration.js';
+import { parseBoolError, parseGoBool } from '../machinery/go-bool.js';
 import type { ControlPlaneOptions } from './control-plane-types.js';
 import { parseFeatureGates } from './feature-gates.js';
 
@@ -22,6 +23,14 @@ function port(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid port ${value}`);
   return n;
+}
+
+/** A Go-style boolean flag: bare means true, else strconv.ParseBool's spellings. */
+function goBoolFlag(value: string | undefined): boolean {
+  if (value === undefined) return true;
+  const b = parseGoBool(value);
+  if (b === undefined) throw new InvalidArgumentError(parseBoolError(value));
+  return b;
 }
 
 function count(value: string): number {
@@ -49,6 +58,14 @@ export function apiServerCommand(name: string, description: string): Command {
     .option('--kubernetes-compat', "serve Kubernetes' own names (*.k8s.io, kube-system)", false)
     .option('--livez-grace-period <duration>', 'time after start during which unfinished post-start hooks count as live', duration, 0)
     .option('--shutdown-delay-duration <duration>', 'time /readyz fails before the server stops listening on SIGTERM', duration, 0)
+    .option('--client-ca-file <file>', 'CA bundle client certificates are verified against (default: the generated CA)')
+    .option('--token-auth-file <file>', 'static bearer tokens: CSV of token, user name, uid and an optional quoted group list')
+    .option(
+      '--anonymous-auth [bool]',
+      'requests without credentials are system:anonymous (authorization decides) instead of 401; off until RBAC serves the public-info role',
+      goBoolFlag,
+      false,
+    )
     .option('--request-timeout <duration>', 'longest time a non-long-running request may take before 504 (0: none)', duration, parseDuration('1m'))
     .option('--min-request-timeout <seconds>', 'watches without timeoutSeconds end after a random time between this and twice this', count, 1800)
     .option('--max-requests-inflight <n>', 'read-only requests served at once before 429 (watches and system:masters not counted; 0: no limit)', count, 400)
@@ -73,6 +90,9 @@ interface ParsedFlags {
   livezGracePeriod: number;
   shutdownDelayDuration: number;
   featureGates?: Record<string, boolean>;
+  clientCaFile?: string;
+  tokenAuthFile?: string;
+  anonymousAuth: boolean;
   requestTimeout: number;
   minRequestTimeout: number;
   maxRequestsInflight: number;
@@ -101,6 +121,9 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     livezGracePeriodMs: flags.livezGracePeriod,
     shutdownDelayMs: flags.shutdownDelayDuration,
     verbosity: flags.v,
+    clientCaPem: flags.clientCaFile ? readFileSync(flags.clientCaFile, 'utf8') : undefined,
+    tokenAuthFile: flags.tokenAuthFile,
+    anonymousAuth: flags.anonymousAuth,
     requestTimeoutMs: flags.requestTimeout,
     minRequestTimeoutSeconds: flags.minRequestTimeout,
     inFlight: { maxRequestsInflight: flags.maxRequestsInflight, maxMutatingRequestsInflight: flags.maxMutatingRequestsInflight },

@@ -13,8 +13,7 @@ import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { priorityAdmission } from '../admission/priority.js';
 import { serviceAllocation } from '../admission/service-allocation.js';
 import { privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/authorizer.js';
-import { unionAuthenticator } from '../auth/authn/authenticator.js';
-import { x509Authenticator } from '../auth/authn/x509.js';
+import { buildAuthenticator } from '../auth/authn/build.js';
 import type { InFlightLimits } from './filters/max-in-flight.js';
 import { buildDiscovery } from './discovery.js';
 import { hookCheck, type HealthCheck } from './health.js';
@@ -42,6 +41,8 @@ export interface ApiServerOptions {
   serviceNodePortRange?: string;
   /** Feature gates (`--feature-gates`); ServerSideApply defaults to on. */
   featureGates?: Readonly<Record<string, boolean>>;
+  /** Authentication beyond client certificates (token file, anonymous). */
+  authentication?: { tokenAuthFile?: string; anonymousAuth?: boolean };
   /** --request-timeout in ms (upstream 1m; 0: none). */
   requestTimeoutMs?: number;
   /** --min-request-timeout in seconds: watches without timeoutSeconds last 1-2x this (upstream 1800). */
@@ -117,7 +118,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     registry,
     brand,
     admission,
-    authenticator: unionAuthenticator([x509Authenticator]),
+    authenticator: buildAuthenticator({ clientCaPem: opts.clientCaPem, ...opts.authentication }),
     authorizer,
     requestTimeoutMs: opts.requestTimeoutMs,
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,

@@ -1,0 +1,145 @@
+/**
+ * Authentication over real HTTPS: client certificates from orch's CA and from a foreign CA, the
+ * static token file (also through kubectl --token), anonymous requests, and the rule that bad
+ * credentials are 401 even when anonymous access is on.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import https from 'node:https';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestCluster, type TestCluster } from './helpers/cluster.js';
+import { ensureCertificates, issueClientCertificate, pkiPaths } from '../src/pki/certificates.js';
+import { KUBECTL_DIR } from './helpers/kubectl.js';
+
+interface Credentials {
+  cert?: string;
+  key?: string;
+  headers?: Record<string, string>;
+}
+
+function call(cluster: TestCluster, path: string, creds: Credentials): Promise<{ status: number; json: any }> {
+  const url = new URL(cluster.url);
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      { host: url.hostname, port: url.port, path, method: 'GET', ca: cluster.caPem, agent: false, cert: creds.cert, key: creds.key, headers: creds.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, json });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const UNAUTHORIZED = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 };
+
+let dir: string;
+let cluster: TestCluster;
+let anonymousCluster: TestCluster;
+let jane: { certPem: string; keyPem: string };
+let foreign: { certPem: string; keyPem: string };
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'orch-authn-'));
+  const tokens = join(dir, 'tokens.csv');
+  await writeFile(tokens, 'admintoken,token-admin,100,"system:masters"\njanetoken,jane,101,dev\n', { mode: 0o600 });
+  cluster = await startTestCluster({ storageBackend: 'memory', tokenAuthFile: tokens });
+  anonymousCluster = await startTestCluster({ storageBackend: 'memory', tokenAuthFile: tokens, anonymousAuth: true });
+  const paths = pkiPaths(join(cluster.dataDir, 'pki'));
+  jane = await issueClientCertificate(await readFile(paths.caCert, 'utf8'), await readFile(paths.caKey, 'utf8'), 'jane', ['dev', 'qa']);
+  // A certificate from a CA the server does not trust.
+  const other = await ensureCertificates(join(dir, 'other-pki'), { hosts: ['localhost'], ips: ['127.0.0.1'] });
+  foreign = { certPem: other.adminCertPem, keyPem: other.adminKeyPem };
+});
+after(async () => {
+  await cluster.close();
+  await anonymousCluster.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('client certificates', () => {
+  test('a certificate from orch CA is its CN in its O groups plus system:authenticated', async () => {
+    const r = await call(cluster, '/api/v1/namespaces', { cert: jane.certPem, key: jane.keyPem });
+    assert.equal(r.status, 403);
+    assert.equal(r.json.message, 'namespaces is forbidden: User "jane" cannot list resource "namespaces" in API group "" at the cluster scope');
+  });
+
+  test('a certificate that fails verification is 401, never anonymous', async () => {
+    for (const c of [cluster, anonymousCluster]) {
+      const r = await call(c, '/api/v1/namespaces', { cert: foreign.certPem, key: foreign.keyPem });
+      assert.equal(r.status, 401);
+      assert.deepEqual(r.json, UNAUTHORIZED);
+    }
+  });
+});
+
+describe('static token file', () => {
+  test('a known token is its user; system:masters in the file authorizes', async () => {
+    assert.equal((await call(cluster, '/api/v1/namespaces', { headers: { authorization: 'Bearer admintoken' } })).status, 200);
+    assert.equal((await call(cluster, '/api/v1/namespaces', { headers: { authorization: 'bearer admintoken' } })).status, 200);
+    const r = await call(cluster, '/api/v1/namespaces', { headers: { authorization: 'Bearer janetoken' } });
+    assert.equal(r.status, 403);
+    assert.match(r.json.message, /User "jane" cannot list/);
+  });
+
+  test('an unknown token is 401 with the bare Unauthorized Status, also with anonymous on', async () => {
+    for (const c of [cluster, anonymousCluster]) {
+      const r = await call(c, '/api/v1/namespaces', { headers: { authorization: 'Bearer nope' } });
+      assert.equal(r.status, 401);
+      assert.deepEqual(r.json, UNAUTHORIZED);
+    }
+  });
+
+  test('kubectl --token works', async () => {
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile(
+        join(KUBECTL_DIR, 'kubectl.1.33'),
+        [
+          '--server',
+          cluster.url,
+          '--certificate-authority',
+          pkiPaths(join(cluster.dataDir, 'pki')).caCert,
+          '--token',
+          'admintoken',
+          '--cache-dir',
+          join(dir, 'cache'),
+          'get',
+          'ns',
+          '-o',
+          'name',
+        ],
+        { timeout: 20_000 },
+        (err, stdout, stderr) => (err ? reject(new Error(stderr)) : resolve(stdout)),
+      );
+    });
+    assert.match(out, /namespace\/default/);
+  });
+});
+
+describe('anonymous', () => {
+  test('off: no credentials is 401', async () => {
+    assert.deepEqual((await call(cluster, '/api/v1/namespaces', {})).json, UNAUTHORIZED);
+  });
+
+  test('on: no credentials (or an empty bearer token) is system:anonymous and authorization decides', async () => {
+    for (const headers of [{}, { authorization: 'Bearer  admintoken' }] as Record<string, string>[]) {
+      const r = await call(anonymousCluster, '/api/v1/namespaces', { headers });
+      assert.equal(r.status, 403);
+      assert.equal(r.json.message, 'namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope');
+    }
+  });
+});
