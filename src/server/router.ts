@@ -1,6 +1,7 @@
 /**
  * The request chain, declared once in request order (upstream's DefaultBuildHandlerChain):
- * request info -> panic recovery -> request timeout -> authentication -> in-flight limit ->
+ * request info -> panic recovery -> request timeout -> authentication -> impersonation ->
+ * in-flight limit ->
  * authorization -> handler (non-resource paths here, resource paths in resource-routes.ts).
  * Each filter is one file under filters/.
  */
@@ -17,6 +18,7 @@ import { withRequestInfo } from './filters/request-info.js';
 import { withPanicRecovery } from './filters/panic-recovery.js';
 import { withRequestTimeout } from './filters/timeout.js';
 import { withAuthentication } from './filters/authentication.js';
+import { withImpersonation } from './filters/impersonation.js';
 import { withMaxInFlight } from './filters/max-in-flight.js';
 import { DEFAULT_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS, type RouterConfig } from './router-config.js';
 import { withAuthorization } from './filters/authorization.js';
@@ -44,6 +46,7 @@ export function createRouter(cfg: RouterConfig): (req: Request, res: Response) =
     withPanicRecovery(cfg.brand),
     withRequestTimeout(cfg.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
     withAuthentication(cfg.authenticator),
+    withImpersonation(cfg.authorizer, cfg.brand),
     withMaxInFlight(cfg.inFlight ?? DEFAULT_IN_FLIGHT),
     withAuthorization(cfg.authorizer),
   ];

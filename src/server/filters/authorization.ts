@@ -31,7 +31,7 @@ function attributesOf(state: RequestState): Attributes {
 }
 
 /** Upstream's 403: `<resource>.<group> "<name>" is forbidden: User "u" cannot ...`. */
-function forbidden(attrs: Attributes): StatusError {
+export function forbidden(attrs: Attributes): StatusError {
   const message = attrs.isResourceRequest
     ? `${attrs.apiGroup ? `${attrs.resource}.${attrs.apiGroup}` : attrs.resource}${attrs.name ? ` "${attrs.name}"` : ''} is forbidden: ${forbiddenMessage(attrs)}`
     : `forbidden: ${forbiddenMessage(attrs)}`;
