@@ -52,6 +52,8 @@ let cluster: TestCluster;
 let anonymousCluster: TestCluster;
 let jane: { certPem: string; keyPem: string };
 let foreign: { certPem: string; keyPem: string };
+let proxyCluster: TestCluster;
+let strictProxyCluster: TestCluster;
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'orch-authn-'));
@@ -64,10 +66,22 @@ before(async () => {
   // A certificate from a CA the server does not trust.
   const other = await ensureCertificates(join(dir, 'other-pki'), { hosts: ['localhost'], ips: ['127.0.0.1'] });
   foreign = { certPem: other.adminCertPem, keyPem: other.adminKeyPem };
+  // The foreign CA doubles as the authenticating proxy's CA; its admin certificate (CN=admin) is the proxy.
+  const requestHeader = {
+    clientCaPem: other.caCertPem,
+    allowedNames: [],
+    usernameHeaders: ['X-Remote-User'],
+    groupHeaders: ['X-Remote-Group'],
+    extraHeaderPrefixes: ['X-Remote-Extra-'],
+  };
+  proxyCluster = await startTestCluster({ storageBackend: 'memory', requestHeader });
+  strictProxyCluster = await startTestCluster({ storageBackend: 'memory', requestHeader: { ...requestHeader, allowedNames: ['front-proxy'] } });
 });
 after(async () => {
   await cluster.close();
   await anonymousCluster.close();
+  await proxyCluster.close();
+  await strictProxyCluster.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -194,5 +208,35 @@ describe('impersonation', () => {
     assert.match(allowed.out, /namespace\/default/);
     const whoami = await kubectl(['--as', 'jane', '--as-group', 'system:masters', 'get', '--raw', '/api/v1/namespaces/default']);
     assert.equal(whoami.code, 0);
+  });
+});
+
+describe('authenticating proxy (request headers)', () => {
+  const proxy = () => ({ cert: foreign.certPem, key: foreign.keyPem });
+
+  test('the proxy names the user and groups in headers', async () => {
+    const asMaster = await call(proxyCluster, '/api/v1/namespaces', { ...proxy(), headers: { 'X-Remote-User': 'jane', 'X-Remote-Group': 'system:masters' } });
+    assert.equal(asMaster.status, 200);
+    const asDev = await call(proxyCluster, '/api/v1/namespaces', { ...proxy(), headers: { 'X-Remote-User': 'jane', 'X-Remote-Group': 'dev' } });
+    assert.equal(asDev.status, 403);
+    assert.match(asDev.json.message, /User "jane" cannot list/);
+  });
+
+  test('headers from anyone but the proxy are ignored', async () => {
+    const paths = pkiPaths(join(proxyCluster.dataDir, 'pki'));
+    const local = await issueClientCertificate(await readFile(paths.caCert, 'utf8'), await readFile(paths.caKey, 'utf8'), 'jane', []);
+    const r = await call(proxyCluster, '/api/v1/namespaces', {
+      cert: local.certPem,
+      key: local.keyPem,
+      headers: { 'X-Remote-User': 'admin', 'X-Remote-Group': 'system:masters' },
+    });
+    assert.equal(r.status, 403);
+    assert.match(r.json.message, /User "jane" cannot list/);
+  });
+
+  test('a proxy certificate without a user header is not a user; a CN outside the allowed names is 401', async () => {
+    assert.equal((await call(proxyCluster, '/api/v1/namespaces', proxy())).status, 401);
+    const r = await call(strictProxyCluster, '/api/v1/namespaces', { ...proxy(), headers: { 'X-Remote-User': 'jane', 'X-Remote-Group': 'system:masters' } });
+    assert.deepEqual(r.json, UNAUTHORIZED);
   });
 });

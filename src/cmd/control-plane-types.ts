@@ -1,4 +1,5 @@
 /** The embeddable control plane's options and handle (see startControlPlane in control-plane.ts). */
+import type { RequestHeaderOptions } from '../auth/authn/request-header.js';
 export interface ControlPlaneOptions {
   /** Data directory (SQLite file, certificates, admin.kubeconfig). Default `./.orch`. */
   dataDir?: string;
@@ -34,6 +35,8 @@ export interface ControlPlaneOptions {
   clientCaPem?: string;
   /** Static token file (`--token-auth-file`). */
   tokenAuthFile?: string;
+  /** The authenticating proxy (`--requestheader-*`): its CA, allowed CNs and header names. */
+  requestHeader?: RequestHeaderOptions;
   /** Requests without credentials are `system:anonymous` instead of 401 (`--anonymous-auth`). Default false. */
   anonymousAuth?: boolean;
   /** How long a non-long-running request may take before 504 (`--request-timeout`), in ms. Default 60 000; 0: none. */

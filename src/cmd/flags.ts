@@ -33,6 +33,11 @@ function goBoolFlag(value: string | undefined): boolean {
   return b;
 }
 
+/** A pflag string slice: comma-separated, repeatable. */
+function list(value: string, previous: string[]): string[] {
+  return [...previous, ...value.split(',').filter((v) => v !== '')];
+}
+
 function count(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
@@ -60,6 +65,16 @@ export function apiServerCommand(name: string, description: string): Command {
     .option('--shutdown-delay-duration <duration>', 'time /readyz fails before the server stops listening on SIGTERM', duration, 0)
     .option('--client-ca-file <file>', 'CA bundle client certificates are verified against (default: the generated CA)')
     .option('--token-auth-file <file>', 'static bearer tokens: CSV of token, user name, uid and an optional quoted group list')
+    .option('--requestheader-client-ca-file <file>', 'CA of the authenticating proxy whose certificate lets it name the user in request headers')
+    .option(
+      '--requestheader-allowed-names <names>',
+      'client certificate common names allowed to act as the proxy (comma-separated; empty: any from the CA)',
+      list,
+      [],
+    )
+    .option('--requestheader-username-headers <headers>', 'request headers holding the user name, first non-empty wins (e.g. X-Remote-User)', list, [])
+    .option('--requestheader-group-headers <headers>', 'request headers holding groups (e.g. X-Remote-Group)', list, [])
+    .option('--requestheader-extra-headers-prefix <prefixes>', 'request header prefixes of extra user attributes (e.g. X-Remote-Extra-)', list, [])
     .option(
       '--anonymous-auth [bool]',
       'requests without credentials are system:anonymous (authorization decides) instead of 401; off until RBAC serves the public-info role',
@@ -92,6 +107,11 @@ interface ParsedFlags {
   featureGates?: Record<string, boolean>;
   clientCaFile?: string;
   tokenAuthFile?: string;
+  requestheaderClientCaFile?: string;
+  requestheaderAllowedNames: string[];
+  requestheaderUsernameHeaders: string[];
+  requestheaderGroupHeaders: string[];
+  requestheaderExtraHeadersPrefix: string[];
   anonymousAuth: boolean;
   requestTimeout: number;
   minRequestTimeout: number;
@@ -124,6 +144,15 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     clientCaPem: flags.clientCaFile ? readFileSync(flags.clientCaFile, 'utf8') : undefined,
     tokenAuthFile: flags.tokenAuthFile,
     anonymousAuth: flags.anonymousAuth,
+    requestHeader: flags.requestheaderClientCaFile
+      ? {
+          clientCaPem: readFileSync(flags.requestheaderClientCaFile, 'utf8'),
+          allowedNames: flags.requestheaderAllowedNames,
+          usernameHeaders: flags.requestheaderUsernameHeaders,
+          groupHeaders: flags.requestheaderGroupHeaders,
+          extraHeaderPrefixes: flags.requestheaderExtraHeadersPrefix,
+        }
+      : undefined,
     requestTimeoutMs: flags.requestTimeout,
     minRequestTimeoutSeconds: flags.minRequestTimeout,
     inFlight: { maxRequestsInflight: flags.maxRequestsInflight, maxMutatingRequestsInflight: flags.maxMutatingRequestsInflight },

@@ -13,7 +13,7 @@ import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { priorityAdmission } from '../admission/priority.js';
 import { serviceAllocation } from '../admission/service-allocation.js';
 import { privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/authorizer.js';
-import { buildAuthenticator } from '../auth/authn/build.js';
+import { type AuthenticationOptions, buildAuthenticator } from '../auth/authn/build.js';
 import type { InFlightLimits } from './filters/max-in-flight.js';
 import { buildDiscovery } from './discovery.js';
 import { hookCheck, type HealthCheck } from './health.js';
@@ -42,7 +42,7 @@ export interface ApiServerOptions {
   /** Feature gates (`--feature-gates`); ServerSideApply defaults to on. */
   featureGates?: Readonly<Record<string, boolean>>;
   /** Authentication beyond client certificates (token file, anonymous). */
-  authentication?: { tokenAuthFile?: string; anonymousAuth?: boolean };
+  authentication?: Omit<AuthenticationOptions, 'clientCaPem'>;
   /** --request-timeout in ms (upstream 1m; 0: none). */
   requestTimeoutMs?: number;
   /** --min-request-timeout in seconds: watches without timeoutSeconds last 1-2x this (upstream 1800). */
@@ -110,7 +110,14 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   };
 
   const listener = await listen(
-    { certPem: opts.certPem, keyPem: opts.keyPem, clientCaPem: opts.clientCaPem, bindAddress: opts.bindAddress, port: opts.port },
+    {
+      certPem: opts.certPem,
+      keyPem: opts.keyPem,
+      // TLS asks for certificates from every CA an authenticator trusts; each authenticator verifies its own.
+      clientCaPem: [opts.clientCaPem, opts.authentication?.requestHeader?.clientCaPem].filter((p) => p !== undefined).join('\n'),
+      bindAddress: opts.bindAddress,
+      port: opts.port,
+    },
     (req, res) => router(req, res),
   );
   const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;

@@ -8,6 +8,8 @@ import type { UserInfo } from '../../machinery/user.js';
 
 export interface AuthenticationRequest {
   headers: IncomingHttpHeaders;
+  /** The headers as sent, name and value alternating (repeated headers kept apart). */
+  rawHeaders: readonly string[];
   /** The connection's TLS socket (client certificates live there). */
   socket: TLSSocket;
 }

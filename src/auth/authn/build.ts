@@ -1,6 +1,6 @@
 /**
  * The request authenticator, composed in upstream's order (kube-apiserver's authenticator
- * Config.New): x509 client certificates, then bearer tokens (token file first; the other token
+ * Config.New): the authenticating proxy, x509 client certificates, then bearer tokens (token file first; the other token
  * methods slot into the token union in upstream's order as they land) behind the 10 s success
  * cache; the authenticated group is added; anonymous last, only for requests without credentials.
  */
@@ -10,12 +10,15 @@ import { withAnonymous } from './anonymous.js';
 import { bearerTokenAuthenticator, cachedTokenAuthenticator, type TokenAuthenticator, unionTokenAuthenticator } from './token.js';
 import { x509Authenticator } from './x509.js';
 import { readTokenFile } from './token-file.js';
+import { type RequestHeaderOptions, requestHeaderAuthenticator } from './request-header.js';
 
 export interface AuthenticationOptions {
   /** CA bundle (PEM) client certificates are verified against (`--client-ca-file`). */
   clientCaPem: string;
   /** `--token-auth-file`. */
   tokenAuthFile?: string;
+  /** The authenticating proxy (`--requestheader-*`), when its CA is given. */
+  requestHeader?: RequestHeaderOptions;
   /** `--anonymous-auth`. */
   anonymousAuth?: boolean;
   /** Where start-up warnings (skipped token lines) go. */
@@ -28,7 +31,9 @@ const TOKEN_CACHE_ENTRIES = 10_000;
 
 /** Builds the authenticator; throws (a start-up error) on an unreadable token file or CA. */
 export function buildAuthenticator(opts: AuthenticationOptions): Authenticator {
-  const methods: Authenticator[] = [x509Authenticator(opts.clientCaPem)];
+  const methods: Authenticator[] = [];
+  if (opts.requestHeader) methods.push(requestHeaderAuthenticator(opts.requestHeader));
+  methods.push(x509Authenticator(opts.clientCaPem));
   const tokens: TokenAuthenticator[] = [];
   if (opts.tokenAuthFile) tokens.push(readTokenFile(opts.tokenAuthFile, opts.warn));
   if (tokens.length > 0) {

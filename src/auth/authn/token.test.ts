@@ -12,7 +12,7 @@ const failing: TokenAuthenticator = {
     throw new AuthenticationFailure('expired');
   },
 };
-const reqWith = (authorization?: string) => ({ headers: { authorization } as IncomingHttpHeaders, socket: {} as TLSSocket });
+const reqWith = (authorization?: string) => ({ headers: { authorization } as IncomingHttpHeaders, rawHeaders: [], socket: {} as TLSSocket });
 
 test('bearer: scheme in any case, one space; the header is removed on success', async () => {
   const auth = bearerTokenAuthenticator(known);

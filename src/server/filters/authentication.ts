@@ -8,7 +8,7 @@ export function withAuthentication(authenticator: Authenticator): Filter {
   return async (state, next) => {
     let user: Awaited<ReturnType<Authenticator['authenticate']>>;
     try {
-      user = await authenticator.authenticate({ headers: state.req.headers, socket: state.req.socket as TLSSocket });
+      user = await authenticator.authenticate({ headers: state.req.headers, rawHeaders: state.req.rawHeaders, socket: state.req.socket as TLSSocket });
     } catch (e) {
       // The reason stays in the server: a client learns only that its credentials failed.
       if (e instanceof AuthenticationFailure) throw unauthorized();

@@ -12,6 +12,7 @@ import type { UserInfo } from '../../machinery/user.js';
 import { StatusError } from '../../machinery/status.js';
 import type { Request } from '../http.js';
 import type { Filter } from './chain.js';
+import { rawHeadersWithPrefix, rawHeaderValues, unescapeHeaderKey } from '../../machinery/raw-headers.js';
 import { forbidden } from './authorization.js';
 
 const USER = 'impersonate-user';
@@ -57,35 +58,20 @@ export function withImpersonation(authorizer: Authorizer, brand: Brand): Filter 
 
 /** The impersonation headers of a request (removed from it), repeated headers kept apart. */
 function requested(req: Request): Requested {
-  const out: Requested = { groups: [], extra: new Map(), present: false };
   const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i].toLowerCase();
-    if (!name.startsWith('impersonate-')) continue;
-    const value = raw[i + 1];
-    if (name === USER) out.user = value;
-    else if (name === GROUP) out.groups.push(value);
-    else if (name === UID) out.uid = value;
-    else if (name.startsWith(EXTRA_PREFIX)) {
-      const key = unescapeKey(name.slice(EXTRA_PREFIX.length));
-      const values = out.extra.get(key) ?? [];
-      values.push(value);
-      out.extra.set(key, values);
-    } else continue;
-    out.present = true;
+  const users = rawHeaderValues(raw, USER);
+  const uids = rawHeaderValues(raw, UID);
+  const extra = new Map<string, string[]>();
+  for (const [key, values] of rawHeadersWithPrefix(raw, EXTRA_PREFIX)) {
+    const k = unescapeHeaderKey(key);
+    extra.set(k, [...(extra.get(k) ?? []), ...values]);
   }
+  const out: Requested = { user: users[0], groups: rawHeaderValues(raw, GROUP), uid: uids[0], extra, present: false };
+  out.present = out.user !== undefined || out.groups.length > 0 || out.uid !== undefined || extra.size > 0;
   if (out.present) {
     for (const name of Object.keys(req.headers)) if (name.startsWith('impersonate-')) delete req.headers[name];
   }
   return out;
-}
-
-function unescapeKey(key: string): string {
-  try {
-    return decodeURIComponent(key);
-  } catch {
-    return key;
-  }
 }
 
 /** `system:serviceaccount:<ns>:<name>` with exactly two non-empty parts, else not a service account. */
