@@ -59,7 +59,7 @@ before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'orch-authn-'));
   const tokens = join(dir, 'tokens.csv');
   await writeFile(tokens, 'admintoken,token-admin,100,"system:masters"\njanetoken,jane,101,dev\n', { mode: 0o600 });
-  cluster = await startTestCluster({ storageBackend: 'memory', tokenAuthFile: tokens });
+  cluster = await startTestCluster({ storageBackend: 'memory', tokenAuthFile: tokens, enableBootstrapTokenAuth: true });
   anonymousCluster = await startTestCluster({ storageBackend: 'memory', tokenAuthFile: tokens, anonymousAuth: true });
   const paths = pkiPaths(join(cluster.dataDir, 'pki'));
   jane = await issueClientCertificate(await readFile(paths.caCert, 'utf8'), await readFile(paths.caKey, 'utf8'), 'jane', ['dev', 'qa']);
@@ -238,5 +238,57 @@ describe('authenticating proxy (request headers)', () => {
     assert.equal((await call(proxyCluster, '/api/v1/namespaces', proxy())).status, 401);
     const r = await call(strictProxyCluster, '/api/v1/namespaces', { ...proxy(), headers: { 'X-Remote-User': 'jane', 'X-Remote-Group': 'system:masters' } });
     assert.deepEqual(r.json, UNAUTHORIZED);
+  });
+});
+
+describe('bootstrap tokens', () => {
+  const admin = () => ({ cert: cluster.adminCertPem, key: cluster.adminKeyPem });
+  const create = async (id: string, data: Record<string, string>) => {
+    const url = new URL(cluster.url);
+    const body = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: `bootstrap-token-${id}` },
+      type: 'bootstrap.orch.io/token',
+      stringData: { 'token-id': id, ...data },
+    });
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = https.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/api/v1/namespaces/orch-system/secrets',
+          method: 'POST',
+          ca: cluster.caPem,
+          ...admin(),
+          agent: false,
+          headers: { 'content-type': 'application/json' },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+    assert.equal(status, 201);
+  };
+
+  test('a bootstrap token Secret in orch-system authenticates system:bootstrap:<id>', async () => {
+    await create('abcdef', {
+      'token-secret': '0123456789abcdef',
+      'usage-bootstrap-authentication': 'true',
+      'auth-extra-groups': 'system:bootstrappers:worker',
+    });
+    const r = await call(cluster, '/api/v1/namespaces', { headers: { authorization: 'Bearer abcdef.0123456789abcdef' } });
+    assert.equal(r.status, 403);
+    assert.match(r.json.message, /User "system:bootstrap:abcdef" cannot list/);
+  });
+
+  test('an expired or wrong bootstrap token is 401', async () => {
+    await create('expire', { 'token-secret': '0123456789abcdef', 'usage-bootstrap-authentication': 'true', expiration: '2020-01-01T00:00:00Z' });
+    assert.deepEqual((await call(cluster, '/api/v1/namespaces', { headers: { authorization: 'Bearer expire.0123456789abcdef' } })).json, UNAUTHORIZED);
+    assert.deepEqual((await call(cluster, '/api/v1/namespaces', { headers: { authorization: 'Bearer abcdef.0123456789abcdee' } })).json, UNAUTHORIZED);
   });
 });

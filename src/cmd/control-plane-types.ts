@@ -35,6 +35,8 @@ export interface ControlPlaneOptions {
   clientCaPem?: string;
   /** Static token file (`--token-auth-file`). */
   tokenAuthFile?: string;
+  /** Bootstrap tokens authenticate (`--enable-bootstrap-token-auth`). Default false. */
+  enableBootstrapTokenAuth?: boolean;
   /** The authenticating proxy (`--requestheader-*`): its CA, allowed CNs and header names. */
   requestHeader?: RequestHeaderOptions;
   /** Requests without credentials are `system:anonymous` instead of 401 (`--anonymous-auth`). Default false. */

@@ -51,7 +51,12 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     certPem: serving.certPem,
     keyPem: serving.keyPem,
     clientCaPem: opts.clientCaPem ?? pki.caCertPem,
-    authentication: { tokenAuthFile: opts.tokenAuthFile, anonymousAuth: opts.anonymousAuth, requestHeader: opts.requestHeader },
+    authentication: {
+      tokenAuthFile: opts.tokenAuthFile,
+      anonymousAuth: opts.anonymousAuth,
+      requestHeader: opts.requestHeader,
+      enableBootstrapTokenAuth: opts.enableBootstrapTokenAuth,
+    },
     eventTtlMs: opts.eventTtlMs ?? 60 * 60 * 1000,
     serviceClusterIPRange: opts.serviceClusterIPRange,
     serviceNodePortRange: opts.serviceNodePortRange,

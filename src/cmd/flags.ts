@@ -65,6 +65,7 @@ export function apiServerCommand(name: string, description: string): Command {
     .option('--shutdown-delay-duration <duration>', 'time /readyz fails before the server stops listening on SIGTERM', duration, 0)
     .option('--client-ca-file <file>', 'CA bundle client certificates are verified against (default: the generated CA)')
     .option('--token-auth-file <file>', 'static bearer tokens: CSV of token, user name, uid and an optional quoted group list')
+    .option('--enable-bootstrap-token-auth [bool]', 'bootstrap tokens (Secrets bootstrap-token-<id> in the system namespace) authenticate', goBoolFlag, false)
     .option('--requestheader-client-ca-file <file>', 'CA of the authenticating proxy whose certificate lets it name the user in request headers')
     .option(
       '--requestheader-allowed-names <names>',
@@ -107,6 +108,7 @@ interface ParsedFlags {
   featureGates?: Record<string, boolean>;
   clientCaFile?: string;
   tokenAuthFile?: string;
+  enableBootstrapTokenAuth: boolean;
   requestheaderClientCaFile?: string;
   requestheaderAllowedNames: string[];
   requestheaderUsernameHeaders: string[];
@@ -144,6 +146,7 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     clientCaPem: flags.clientCaFile ? readFileSync(flags.clientCaFile, 'utf8') : undefined,
     tokenAuthFile: flags.tokenAuthFile,
     anonymousAuth: flags.anonymousAuth,
+    enableBootstrapTokenAuth: flags.enableBootstrapTokenAuth,
     requestHeader: flags.requestheaderClientCaFile
       ? {
           clientCaPem: readFileSync(flags.requestheaderClientCaFile, 'utf8'),

@@ -14,6 +14,8 @@ import { priorityAdmission } from '../admission/priority.js';
 import { serviceAllocation } from '../admission/service-allocation.js';
 import { privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/authorizer.js';
 import { type AuthenticationOptions, buildAuthenticator } from '../auth/authn/build.js';
+import type { BootstrapTokenOptions } from '../auth/authn/bootstrap-token.js';
+import { objectKey } from '../registry/resource-info.js';
 import type { InFlightLimits } from './filters/max-in-flight.js';
 import { buildDiscovery } from './discovery.js';
 import { hookCheck, type HealthCheck } from './health.js';
@@ -42,7 +44,10 @@ export interface ApiServerOptions {
   /** Feature gates (`--feature-gates`); ServerSideApply defaults to on. */
   featureGates?: Readonly<Record<string, boolean>>;
   /** Authentication beyond client certificates (token file, anonymous). */
-  authentication?: Omit<AuthenticationOptions, 'clientCaPem'>;
+  authentication?: Omit<AuthenticationOptions, 'clientCaPem' | 'bootstrapTokens'> & {
+    /** `--enable-bootstrap-token-auth`: Secrets `bootstrap-token-<id>` in the system namespace. */
+    enableBootstrapTokenAuth?: boolean;
+  };
   /** --request-timeout in ms (upstream 1m; 0: none). */
   requestTimeoutMs?: number;
   /** --min-request-timeout in seconds: watches without timeoutSeconds last 1-2x this (upstream 1800). */
@@ -61,6 +66,20 @@ export interface ApiServer {
 
 /** Upper bound on waiting for in-flight requests at shutdown. */
 const DRAIN_TIMEOUT_MS = 60_000;
+
+/** Where bootstrap tokens are looked up: Secrets of the brand's bootstrap type in its system namespace. */
+function bootstrapTokenSource(registry: Registry, brand: Brand): BootstrapTokenOptions {
+  const secrets = registry.byResource('', 'secrets');
+  if (!secrets) throw new Error('bootstrap token authentication needs the secrets resource');
+  return {
+    namespace: brand.systemNamespace,
+    secretType: `bootstrap.${brand.labelDomain}/token`,
+    async getSecret(namespace, name) {
+      const kv = await registry.store.get(objectKey(secrets.info, namespace, name));
+      return kv ? secrets.decode(kv) : undefined;
+    },
+  };
+}
 
 /** Starts serving; resolves when every post-start hook has finished (ready). */
 export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer> {
@@ -125,7 +144,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     registry,
     brand,
     admission,
-    authenticator: buildAuthenticator({ clientCaPem: opts.clientCaPem, ...opts.authentication }),
+    authenticator: buildAuthenticator({
+      clientCaPem: opts.clientCaPem,
+      ...opts.authentication,
+      bootstrapTokens: opts.authentication?.enableBootstrapTokenAuth ? bootstrapTokenSource(registry, brand) : undefined,
+    }),
     authorizer,
     requestTimeoutMs: opts.requestTimeoutMs,
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,

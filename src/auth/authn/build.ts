@@ -10,6 +10,7 @@ import { withAnonymous } from './anonymous.js';
 import { bearerTokenAuthenticator, cachedTokenAuthenticator, type TokenAuthenticator, unionTokenAuthenticator } from './token.js';
 import { x509Authenticator } from './x509.js';
 import { readTokenFile } from './token-file.js';
+import { type BootstrapTokenOptions, bootstrapTokenAuthenticator } from './bootstrap-token.js';
 import { type RequestHeaderOptions, requestHeaderAuthenticator } from './request-header.js';
 
 export interface AuthenticationOptions {
@@ -19,6 +20,8 @@ export interface AuthenticationOptions {
   tokenAuthFile?: string;
   /** The authenticating proxy (`--requestheader-*`), when its CA is given. */
   requestHeader?: RequestHeaderOptions;
+  /** Bootstrap tokens (`--enable-bootstrap-token-auth`), with where their Secrets are read. */
+  bootstrapTokens?: BootstrapTokenOptions;
   /** `--anonymous-auth`. */
   anonymousAuth?: boolean;
   /** Where start-up warnings (skipped token lines) go. */
@@ -35,7 +38,9 @@ export function buildAuthenticator(opts: AuthenticationOptions): Authenticator {
   if (opts.requestHeader) methods.push(requestHeaderAuthenticator(opts.requestHeader));
   methods.push(x509Authenticator(opts.clientCaPem));
   const tokens: TokenAuthenticator[] = [];
+  // Upstream's token order: file, service-account JWTs, bootstrap, OIDC, webhook.
   if (opts.tokenAuthFile) tokens.push(readTokenFile(opts.tokenAuthFile, opts.warn));
+  if (opts.bootstrapTokens) tokens.push(bootstrapTokenAuthenticator(opts.bootstrapTokens));
   if (tokens.length > 0) {
     const cached = cachedTokenAuthenticator(unionTokenAuthenticator(tokens), { successTtlMs: TOKEN_SUCCESS_TTL_MS, maxEntries: TOKEN_CACHE_ENTRIES });
     methods.push(bearerTokenAuthenticator(cached));
