@@ -37,6 +37,8 @@ export interface ControlPlaneOptions {
   tokenAuthFile?: string;
   /** Bootstrap tokens authenticate (`--enable-bootstrap-token-auth`). Default false. */
   enableBootstrapTokenAuth?: boolean;
+  /** Webhook token authentication: the webhook's kubeconfig, TokenReview version (default v1beta1), cache TTL (default 2m). */
+  authenticationTokenWebhook?: { kubeconfigPath: string; version: 'v1' | 'v1beta1'; cacheTtlMs: number };
   /** The authenticating proxy (`--requestheader-*`): its CA, allowed CNs and header names. */
   requestHeader?: RequestHeaderOptions;
   /** Requests without credentials are `system:anonymous` instead of 401 (`--anonymous-auth`). Default false. */

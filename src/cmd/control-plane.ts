@@ -56,6 +56,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       anonymousAuth: opts.anonymousAuth,
       requestHeader: opts.requestHeader,
       enableBootstrapTokenAuth: opts.enableBootstrapTokenAuth,
+      webhook: opts.authenticationTokenWebhook,
     },
     eventTtlMs: opts.eventTtlMs ?? 60 * 60 * 1000,
     serviceClusterIPRange: opts.serviceClusterIPRange,

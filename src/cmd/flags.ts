@@ -66,6 +66,11 @@ export function apiServerCommand(name: string, description: string): Command {
     .option('--client-ca-file <file>', 'CA bundle client certificates are verified against (default: the generated CA)')
     .option('--token-auth-file <file>', 'static bearer tokens: CSV of token, user name, uid and an optional quoted group list')
     .option('--enable-bootstrap-token-auth [bool]', 'bootstrap tokens (Secrets bootstrap-token-<id> in the system namespace) authenticate', goBoolFlag, false)
+    .option('--authentication-token-webhook-config-file <file>', 'kubeconfig naming the TokenReview webhook bearer tokens are sent to')
+    .addOption(
+      new Option('--authentication-token-webhook-version <version>', 'TokenReview version sent to the webhook').choices(['v1', 'v1beta1']).default('v1beta1'),
+    )
+    .option('--authentication-token-webhook-cache-ttl <duration>', 'how long webhook answers are cached', duration, parseDuration('2m'))
     .option('--requestheader-client-ca-file <file>', 'CA of the authenticating proxy whose certificate lets it name the user in request headers')
     .option(
       '--requestheader-allowed-names <names>',
@@ -109,6 +114,9 @@ interface ParsedFlags {
   clientCaFile?: string;
   tokenAuthFile?: string;
   enableBootstrapTokenAuth: boolean;
+  authenticationTokenWebhookConfigFile?: string;
+  authenticationTokenWebhookVersion: 'v1' | 'v1beta1';
+  authenticationTokenWebhookCacheTtl: number;
   requestheaderClientCaFile?: string;
   requestheaderAllowedNames: string[];
   requestheaderUsernameHeaders: string[];
@@ -147,6 +155,13 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     tokenAuthFile: flags.tokenAuthFile,
     anonymousAuth: flags.anonymousAuth,
     enableBootstrapTokenAuth: flags.enableBootstrapTokenAuth,
+    authenticationTokenWebhook: flags.authenticationTokenWebhookConfigFile
+      ? {
+          kubeconfigPath: flags.authenticationTokenWebhookConfigFile,
+          version: flags.authenticationTokenWebhookVersion,
+          cacheTtlMs: flags.authenticationTokenWebhookCacheTtl,
+        }
+      : undefined,
     requestHeader: flags.requestheaderClientCaFile
       ? {
           clientCaPem: readFileSync(flags.requestheaderClientCaFile, 'utf8'),

@@ -16,6 +16,7 @@ import { privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/author
 import { type AuthenticationOptions, buildAuthenticator } from '../auth/authn/build.js';
 import type { BootstrapTokenOptions } from '../auth/authn/bootstrap-token.js';
 import { objectKey } from '../registry/resource-info.js';
+import { readKubeconfig } from '../pki/kubeconfig-read.js';
 import type { InFlightLimits } from './filters/max-in-flight.js';
 import { buildDiscovery } from './discovery.js';
 import { hookCheck, type HealthCheck } from './health.js';
@@ -44,7 +45,9 @@ export interface ApiServerOptions {
   /** Feature gates (`--feature-gates`); ServerSideApply defaults to on. */
   featureGates?: Readonly<Record<string, boolean>>;
   /** Authentication beyond client certificates (token file, anonymous). */
-  authentication?: Omit<AuthenticationOptions, 'clientCaPem' | 'bootstrapTokens'> & {
+  authentication?: Omit<AuthenticationOptions, 'clientCaPem' | 'bootstrapTokens' | 'webhook'> & {
+    /** `--authentication-token-webhook-*`: where TokenReviews go, which version, how long answers are kept. */
+    webhook?: { kubeconfigPath: string; version: 'v1' | 'v1beta1'; cacheTtlMs: number };
     /** `--enable-bootstrap-token-auth`: Secrets `bootstrap-token-<id>` in the system namespace. */
     enableBootstrapTokenAuth?: boolean;
   };
@@ -148,6 +151,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       clientCaPem: opts.clientCaPem,
       ...opts.authentication,
       bootstrapTokens: opts.authentication?.enableBootstrapTokenAuth ? bootstrapTokenSource(registry, brand) : undefined,
+      webhook: opts.authentication?.webhook && {
+        connection: readKubeconfig(opts.authentication.webhook.kubeconfigPath),
+        apiVersion: `${brand.group('authentication', true)}/${opts.authentication.webhook.version}`,
+        cacheTtlMs: opts.authentication.webhook.cacheTtlMs,
+      },
     }),
     authorizer,
     requestTimeoutMs: opts.requestTimeoutMs,

@@ -10,6 +10,7 @@ import { withAnonymous } from './anonymous.js';
 import { bearerTokenAuthenticator, cachedTokenAuthenticator, type TokenAuthenticator, unionTokenAuthenticator } from './token.js';
 import { x509Authenticator } from './x509.js';
 import { readTokenFile } from './token-file.js';
+import { type WebhookTokenOptions, webhookTokenAuthenticator } from './webhook-token.js';
 import { type BootstrapTokenOptions, bootstrapTokenAuthenticator } from './bootstrap-token.js';
 import { type RequestHeaderOptions, requestHeaderAuthenticator } from './request-header.js';
 
@@ -22,6 +23,8 @@ export interface AuthenticationOptions {
   requestHeader?: RequestHeaderOptions;
   /** Bootstrap tokens (`--enable-bootstrap-token-auth`), with where their Secrets are read. */
   bootstrapTokens?: BootstrapTokenOptions;
+  /** Webhook token authentication (`--authentication-token-webhook-*`). */
+  webhook?: WebhookTokenOptions;
   /** `--anonymous-auth`. */
   anonymousAuth?: boolean;
   /** Where start-up warnings (skipped token lines) go. */
@@ -41,6 +44,7 @@ export function buildAuthenticator(opts: AuthenticationOptions): Authenticator {
   // Upstream's token order: file, service-account JWTs, bootstrap, OIDC, webhook.
   if (opts.tokenAuthFile) tokens.push(readTokenFile(opts.tokenAuthFile, opts.warn));
   if (opts.bootstrapTokens) tokens.push(bootstrapTokenAuthenticator(opts.bootstrapTokens));
+  if (opts.webhook) tokens.push(webhookTokenAuthenticator(opts.webhook));
   if (tokens.length > 0) {
     const cached = cachedTokenAuthenticator(unionTokenAuthenticator(tokens), { successTtlMs: TOKEN_SUCCESS_TTL_MS, maxEntries: TOKEN_CACHE_ENTRIES });
     methods.push(bearerTokenAuthenticator(cached));
