@@ -14,6 +14,7 @@ import type { DeleteOptions, RequestContext, UpdateOptions, WriteOptions } from 
 import { type DeleteResult, GenericStore, type UpdateResult, type UpdateTransform } from '../generic-store.js';
 import { pendingFinalizers } from '../finalization.js';
 import type { ResourceInfo } from '../resource-info.js';
+import { toStatusError } from '../storage-errors.js';
 import { type Allocation, ServiceAllocator } from './allocator.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE, parseClusterIPRange, parseNodePortRange } from './ranges.js';
 
@@ -41,9 +42,16 @@ export class ServiceStore extends GenericStore {
 
   /** Fills the bitmaps from the stored Services once, before the first write allocates. */
   private ready(): Promise<void> {
-    this.seeded ??= this.storeRange(this.info.keyPrefix, {}).then((res) => {
-      for (const kv of res.items) this.allocator.seed(this.decode(kv));
-    });
+    this.seeded ??= this.storeRange(this.info.keyPrefix, {}).then(
+      (res) => {
+        for (const kv of res.items) this.allocator.seed(this.decode(kv));
+      },
+      (e: unknown) => {
+        // A store that failed once is asked again by the next write, not given up on.
+        this.seeded = undefined;
+        toStatusError(e, this.info.groupResource, '');
+      },
+    );
     return this.seeded;
   }
 
