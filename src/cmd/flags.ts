@@ -1,5 +1,5 @@
 /** The API server's command-line flags (upstream names and defaults), shared by both binaries. */
-import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE } from '../admission/service-allocation.js';
+import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE } from '../registry/service/ranges.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { parseDuration } from '../machinery/duration.js';

@@ -5,9 +5,10 @@
 import type { ResourceDefinition } from '../api/types.js';
 import type { Brand } from '../machinery/brand.js';
 import type { Store } from '../storage/interface.js';
-import { GenericStore } from './generic-store.js';
+import type { GenericStore } from './generic-store.js';
 import type { CacherOptions } from '../storage/cacher/cacher.js';
 import { resolveResource, type ResourceInfo } from './resource-info.js';
+import { type StorageOptions, storeFor } from './stores.js';
 
 export interface GroupVersions {
   group: string;
@@ -25,6 +26,7 @@ export class Registry {
     readonly brand: Brand,
     readonly store: Store,
     cacheOptions: CacherOptions = {},
+    storageOptions: StorageOptions = {},
   ) {
     this.resources = defs.map((d) => resolveResource(d, brand));
     const groups = new Map<string, Set<string>>();
@@ -34,7 +36,7 @@ export class Registry {
       const owner = prefixes.get(info.keyPrefix);
       if (owner && !owner.conversion && !info.conversion) throw new Error(`storage prefix ${info.keyPrefix} claimed by ${owner.kind} and ${info.kind}`);
       prefixes.set(info.keyPrefix, info);
-      this.byPath.set(`${info.group}/${info.version}/${info.plural}`, new GenericStore(info, store, brand, cacheOptions));
+      this.byPath.set(`${info.group}/${info.version}/${info.plural}`, storeFor(info, store, brand, cacheOptions, storageOptions));
       if (!groups.has(info.group)) groups.set(info.group, new Set());
       groups.get(info.group)?.add(info.version);
     }

@@ -11,7 +11,6 @@ import { startEventExpiry } from '../registry/event-expiry.js';
 import { admissionChain } from '../admission/admission.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { priorityAdmission } from '../admission/priority.js';
-import { serviceAllocation } from '../admission/service-allocation.js';
 import { privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/authorizer.js';
 import { type AuthenticationOptions, buildAuthenticator } from '../auth/authn/build.js';
 import type { BootstrapTokenOptions } from '../auth/authn/bootstrap-token.js';
@@ -89,12 +88,17 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const now = opts.now ?? Date.now;
   const startedAt = now();
   const { brand, store } = opts;
-  const registry = new Registry(ALL_RESOURCES, brand, store, { historyMs: opts.watchHistoryMs });
+  const registry = new Registry(
+    ALL_RESOURCES,
+    brand,
+    store,
+    { historyMs: opts.watchHistoryMs },
+    { services: { clusterIPRange: opts.serviceClusterIPRange, nodePortRange: opts.serviceNodePortRange } },
+  );
   await registry.startCaches();
   const authorizer = unionAuthorizer([privilegedGroupAuthorizer]);
   const priority = priorityAdmission(registry);
-  const allocation = serviceAllocation(registry, opts.serviceClusterIPRange, opts.serviceNodePortRange);
-  const admission = admissionChain([namespaceLifecycle(registry), priority, allocation], [priority, allocation]);
+  const admission = admissionChain([namespaceLifecycle(registry), priority], [priority]);
 
   const hooks = {
     bootstrap: hookCheck('poststarthook/bootstrap-controller'),
