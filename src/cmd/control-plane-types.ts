@@ -1,5 +1,6 @@
 /** The embeddable control plane's options and handle (see startControlPlane in control-plane.ts). */
 import type { RequestHeaderOptions } from '../auth/authn/request-header.js';
+import type { AuthenticationSettings } from '../server/authentication-config.js';
 export interface ControlPlaneOptions {
   /** Data directory (SQLite file, certificates, admin.kubeconfig). Default `./.orch`. */
   dataDir?: string;
@@ -39,6 +40,8 @@ export interface ControlPlaneOptions {
   enableBootstrapTokenAuth?: boolean;
   /** Webhook token authentication: the webhook's kubeconfig, TokenReview version (default v1beta1), cache TTL (default 2m). */
   authenticationTokenWebhook?: { kubeconfigPath: string; version: 'v1' | 'v1beta1'; cacheTtlMs: number };
+  /** Service-account tokens: key files, signing key, issuers, API audiences, lookup, longest lifetime (see the flags). */
+  serviceAccounts?: AuthenticationSettings['serviceAccounts'];
   /** The authenticating proxy (`--requestheader-*`): its CA, allowed CNs and header names. */
   requestHeader?: RequestHeaderOptions;
   /** Requests without credentials are `system:anonymous` instead of 401 (`--anonymous-auth`). Default false. */

@@ -57,6 +57,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       requestHeader: opts.requestHeader,
       enableBootstrapTokenAuth: opts.enableBootstrapTokenAuth,
       webhook: opts.authenticationTokenWebhook,
+      serviceAccounts: opts.serviceAccounts,
     },
     eventTtlMs: opts.eventTtlMs ?? 60 * 60 * 1000,
     serviceClusterIPRange: opts.serviceClusterIPRange,

@@ -33,6 +33,11 @@ function goBoolFlag(value: string | undefined): boolean {
   return b;
 }
 
+/** A repeatable flag whose values are kept whole (pflag stringArray). */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 /** A pflag string slice: comma-separated, repeatable. */
 function list(value: string, previous: string[]): string[] {
   return [...previous, ...value.split(',').filter((v) => v !== '')];
@@ -71,6 +76,17 @@ export function apiServerCommand(name: string, description: string): Command {
       new Option('--authentication-token-webhook-version <version>', 'TokenReview version sent to the webhook').choices(['v1', 'v1beta1']).default('v1beta1'),
     )
     .option('--authentication-token-webhook-cache-ttl <duration>', 'how long webhook answers are cached', duration, parseDuration('2m'))
+    .option('--service-account-key-file <file>', 'PEM file of keys that verify service-account tokens (repeatable; default: the serving key)', collect, [])
+    .option('--service-account-signing-key-file <file>', 'private key TokenRequest signs service-account tokens with (default: the serving key)')
+    .option(
+      '--service-account-issuer <url>',
+      'issuer of service-account tokens (repeatable: the first signs, all are accepted; default https://orch.default.svc.cluster.local)',
+      collect,
+      [],
+    )
+    .option('--api-audiences <audiences>', 'audiences a bound token must name one of (comma-separated; default: the issuers)', list, [])
+    .option('--service-account-lookup [bool]', 'legacy service-account tokens must still match their Secret and ServiceAccount', goBoolFlag, true)
+    .option('--service-account-max-token-expiration <duration>', 'longest lifetime TokenRequest grants (0: no limit)', duration, 0)
     .option('--requestheader-client-ca-file <file>', 'CA of the authenticating proxy whose certificate lets it name the user in request headers')
     .option(
       '--requestheader-allowed-names <names>',
@@ -114,6 +130,12 @@ interface ParsedFlags {
   clientCaFile?: string;
   tokenAuthFile?: string;
   enableBootstrapTokenAuth: boolean;
+  serviceAccountKeyFile: string[];
+  serviceAccountSigningKeyFile?: string;
+  serviceAccountIssuer: string[];
+  apiAudiences: string[];
+  serviceAccountLookup: boolean;
+  serviceAccountMaxTokenExpiration: number;
   authenticationTokenWebhookConfigFile?: string;
   authenticationTokenWebhookVersion: 'v1' | 'v1beta1';
   authenticationTokenWebhookCacheTtl: number;
@@ -155,6 +177,14 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     tokenAuthFile: flags.tokenAuthFile,
     anonymousAuth: flags.anonymousAuth,
     enableBootstrapTokenAuth: flags.enableBootstrapTokenAuth,
+    serviceAccounts: {
+      keyFiles: flags.serviceAccountKeyFile,
+      signingKeyFile: flags.serviceAccountSigningKeyFile,
+      issuers: flags.serviceAccountIssuer,
+      apiAudiences: flags.apiAudiences,
+      lookup: flags.serviceAccountLookup,
+      maxTokenExpirationSeconds: Math.floor(flags.serviceAccountMaxTokenExpiration / 1000),
+    },
     authenticationTokenWebhook: flags.authenticationTokenWebhookConfigFile
       ? {
           kubeconfigPath: flags.authenticationTokenWebhookConfigFile,

@@ -12,14 +12,12 @@ import { admissionChain } from '../admission/admission.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { priorityAdmission } from '../admission/priority.js';
 import { privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/authorizer.js';
-import { type AuthenticationOptions, buildAuthenticator } from '../auth/authn/build.js';
-import type { BootstrapTokenOptions } from '../auth/authn/bootstrap-token.js';
-import { objectKey } from '../registry/resource-info.js';
-import { readKubeconfig } from '../pki/kubeconfig-read.js';
 import type { InFlightLimits } from './filters/max-in-flight.js';
 import { buildDiscovery } from './discovery.js';
 import { hookCheck, type HealthCheck } from './health.js';
 import { createRouter } from './router.js';
+import { issuerDocuments } from './service-account-issuer.js';
+import { authenticationFor, type AuthenticationSettings } from './authentication-config.js';
 import { listen } from './listener.js';
 import { versionInfo } from './version.js';
 
@@ -44,12 +42,8 @@ export interface ApiServerOptions {
   /** Feature gates (`--feature-gates`); ServerSideApply defaults to on. */
   featureGates?: Readonly<Record<string, boolean>>;
   /** Authentication beyond client certificates (token file, anonymous). */
-  authentication?: Omit<AuthenticationOptions, 'clientCaPem' | 'bootstrapTokens' | 'webhook'> & {
-    /** `--authentication-token-webhook-*`: where TokenReviews go, which version, how long answers are kept. */
-    webhook?: { kubeconfigPath: string; version: 'v1' | 'v1beta1'; cacheTtlMs: number };
-    /** `--enable-bootstrap-token-auth`: Secrets `bootstrap-token-<id>` in the system namespace. */
-    enableBootstrapTokenAuth?: boolean;
-  };
+  /** Authentication beyond client certificates (tokens, proxy, anonymous). */
+  authentication?: AuthenticationSettings;
   /** --request-timeout in ms (upstream 1m; 0: none). */
   requestTimeoutMs?: number;
   /** --min-request-timeout in seconds: watches without timeoutSeconds last 1-2x this (upstream 1800). */
@@ -68,20 +62,6 @@ export interface ApiServer {
 
 /** Upper bound on waiting for in-flight requests at shutdown. */
 const DRAIN_TIMEOUT_MS = 60_000;
-
-/** Where bootstrap tokens are looked up: Secrets of the brand's bootstrap type in its system namespace. */
-function bootstrapTokenSource(registry: Registry, brand: Brand): BootstrapTokenOptions {
-  const secrets = registry.byResource('', 'secrets');
-  if (!secrets) throw new Error('bootstrap token authentication needs the secrets resource');
-  return {
-    namespace: brand.systemNamespace,
-    secretType: `bootstrap.${brand.labelDomain}/token`,
-    async getSecret(namespace, name) {
-      const kv = await registry.store.get(objectKey(secrets.info, namespace, name));
-      return kv ? secrets.decode(kv) : undefined;
-    },
-  };
-}
 
 /** Starts serving; resolves when every post-start hook has finished (ready). */
 export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer> {
@@ -147,20 +127,13 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     (req, res) => router(req, res),
   );
   const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
+  const authentication = authenticationFor(opts.authentication ?? {}, opts.clientCaPem, opts.keyPem, registry, brand);
   const router = createRouter({
     registry,
     brand,
     admission,
-    authenticator: buildAuthenticator({
-      clientCaPem: opts.clientCaPem,
-      ...opts.authentication,
-      bootstrapTokens: opts.authentication?.enableBootstrapTokenAuth ? bootstrapTokenSource(registry, brand) : undefined,
-      webhook: opts.authentication?.webhook && {
-        connection: readKubeconfig(opts.authentication.webhook.kubeconfigPath),
-        apiVersion: `${brand.group('authentication', true)}/${opts.authentication.webhook.version}`,
-        cacheTtlMs: opts.authentication.webhook.cacheTtlMs,
-      },
-    }),
+    authenticator: authentication.authenticator,
+    issuerDocuments: issuerDocuments(authentication.issuing.issuer, authentication.issuing.verifyKeys, `${host}:${listener.port}`),
     authorizer,
     requestTimeoutMs: opts.requestTimeoutMs,
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,

@@ -8,6 +8,7 @@ import type { HealthCheck } from './health.js';
 import type { DiscoveryDocuments } from './discovery.js';
 import type { ReviewDeps } from '../registry/reviews.js';
 import type { InFlightLimits } from './filters/max-in-flight.js';
+import type { IssuerDocuments } from './service-account-issuer.js';
 
 /** Upstream's --request-timeout default (1m0s). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -32,6 +33,8 @@ export interface RouterConfig {
   serverSideApply?: boolean;
   /** --request-timeout in ms (0: none). */
   requestTimeoutMs?: number;
+  /** The service-account issuer's discovery documents. */
+  issuerDocuments?: IssuerDocuments;
   /** --min-request-timeout in seconds. */
   minRequestTimeoutSeconds?: number;
   /** --max-requests-inflight / --max-mutating-requests-inflight (0: no limit). */

@@ -13,6 +13,7 @@ import { methodNotAllowed, pathNotFound } from '../machinery/status.js';
 import { parseAccept, type MediaRange } from '../codec/accept.js';
 import { serveResource } from './resource-routes.js';
 import { serveHealth } from './health.js';
+import { serveIssuerDocument } from './service-account-issuer.js';
 import { buildChain, type Filter, type RequestState } from './filters/chain.js';
 import { withRequestInfo } from './filters/request-info.js';
 import { withPanicRecovery } from './filters/panic-recovery.js';
@@ -76,6 +77,7 @@ async function handleNonResource(
     return serveHealth(first, cfg.health[first], segments.slice(1).join('/'), query, res);
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') throw pathNotFound();
+  if (cfg.issuerDocuments && serveIssuerDocument(cfg.issuerDocuments, path, res)) return;
   const ranges = parseAccept(req.headers.accept as string | undefined);
   const pretty = query.get('pretty') === 'true';
   if (path === '/version' || path === '/version/') return writeObject(res, 200, cfg.version, { encodings: ['json'], pretty, protobufMediaType: '' });

@@ -10,6 +10,7 @@ import { withAnonymous } from './anonymous.js';
 import { bearerTokenAuthenticator, cachedTokenAuthenticator, type TokenAuthenticator, unionTokenAuthenticator } from './token.js';
 import { x509Authenticator } from './x509.js';
 import { readTokenFile } from './token-file.js';
+import { type ServiceAccountTokenOptions, serviceAccountTokenAuthenticator } from './service-account-token.js';
 import { type WebhookTokenOptions, webhookTokenAuthenticator } from './webhook-token.js';
 import { type BootstrapTokenOptions, bootstrapTokenAuthenticator } from './bootstrap-token.js';
 import { type RequestHeaderOptions, requestHeaderAuthenticator } from './request-header.js';
@@ -21,6 +22,8 @@ export interface AuthenticationOptions {
   tokenAuthFile?: string;
   /** The authenticating proxy (`--requestheader-*`), when its CA is given. */
   requestHeader?: RequestHeaderOptions;
+  /** Service-account JWTs (legacy and bound). */
+  serviceAccounts?: ServiceAccountTokenOptions;
   /** Bootstrap tokens (`--enable-bootstrap-token-auth`), with where their Secrets are read. */
   bootstrapTokens?: BootstrapTokenOptions;
   /** Webhook token authentication (`--authentication-token-webhook-*`). */
@@ -43,6 +46,7 @@ export function buildAuthenticator(opts: AuthenticationOptions): Authenticator {
   const tokens: TokenAuthenticator[] = [];
   // Upstream's token order: file, service-account JWTs, bootstrap, OIDC, webhook.
   if (opts.tokenAuthFile) tokens.push(readTokenFile(opts.tokenAuthFile, opts.warn));
+  if (opts.serviceAccounts) tokens.push(serviceAccountTokenAuthenticator(opts.serviceAccounts));
   if (opts.bootstrapTokens) tokens.push(bootstrapTokenAuthenticator(opts.bootstrapTokens));
   if (opts.webhook) tokens.push(webhookTokenAuthenticator(opts.webhook));
   if (tokens.length > 0) {
