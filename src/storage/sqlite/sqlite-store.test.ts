@@ -27,10 +27,10 @@ function openFresh(opts: SqliteStoreOptions = {}) {
   };
 }
 
-storeContract('sqlite', async () => openFresh());
+storeContract('sqlite', async (limits) => openFresh(limits));
 // The same contract with tiny batches, so compaction windows, replay pages and commit
 // batches all take their multi-step paths.
-storeContract('sqlite (tiny batches)', async () => openFresh({ compactBatchSize: 3, watchPageSize: 2, watchScanWindow: 5, maxBatch: 7 }));
+storeContract('sqlite (tiny batches)', async (limits) => openFresh({ ...limits, compactBatchSize: 3, watchPageSize: 2, watchScanWindow: 5, maxBatch: 7 }));
 
 describe('SqliteStore', () => {
   it('reopening keeps values, history, the revision and the compacted revision', async () => {
