@@ -9,7 +9,7 @@
  * and the watch publication after it never interleave.
  */
 
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import {
@@ -119,9 +119,12 @@ export class SqliteStore implements Store {
     });
   }
 
-  /** Opens or creates the store at path (parent directories too); fails if another process holds it. */
+  /**
+   * Opens or creates the store at path (parent directories 0700 too), readable by its owner
+   * only; fails if another process holds it.
+   */
   static open(path: string, opts: SqliteStoreOptions = {}): SqliteStore {
-    if (path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:' && !path.startsWith('file:')) createPrivate(path);
     const { db, ...state } = openDatabase(path, opts);
     return new SqliteStore(db, state, opts);
   }
@@ -262,6 +265,27 @@ export class SqliteStore implements Store {
     if (revision > this.rev) throw new StoreError('FutureRevision', key, `revision ${revision} is after the current revision ${this.rev}`);
     if (revision < this.compacted) throw new StoreError('Compacted', key, `revision ${revision} is before the compacted revision ${this.compacted}`);
     return revision;
+  }
+}
+
+/**
+ * Makes sure the database file exists with mode 0600 before SQLite opens it: SQLite would
+ * create it 0644, and gives its -wal and -shm files the database file's mode.
+ */
+function createPrivate(path: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    closeSync(openSync(path, 'a', 0o600));
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new Error(`cannot create ${path} (${why}): check that its directory is writable`);
+  }
+  // Files an earlier version created more open are narrowed too; best effort, since a file
+  // we may use but not chmod (another owner) is no reason to refuse to start.
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, 0o600);
+    } catch {}
   }
 }
 
