@@ -20,8 +20,6 @@ export async function runServer(cmd: Command, label: string, controllers: boolea
     console.error(startupErrorLine(e));
     process.exit(1);
   }
-  const kubeconfig = relative(process.cwd(), cp.kubeconfigPath) || cp.kubeconfigPath;
-  console.log(`${label} ready at ${cp.url} (kubeconfig: ${kubeconfig.startsWith('..') ? cp.kubeconfigPath : kubeconfig})`);
   const stop = (signal: string) => {
     console.log(`${label}: ${signal} received, shutting down`);
     cp.stop().then(
@@ -34,4 +32,7 @@ export async function runServer(cmd: Command, label: string, controllers: boolea
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  // Printed only once the handlers are in place: whoever waits for this line may signal at once.
+  const kubeconfig = relative(process.cwd(), cp.kubeconfigPath) || cp.kubeconfigPath;
+  console.log(`${label} ready at ${cp.url} (kubeconfig: ${kubeconfig.startsWith('..') ? cp.kubeconfigPath : kubeconfig})`);
 }
