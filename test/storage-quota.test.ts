@@ -5,6 +5,9 @@
  * object whose stored form passes 1.5 MiB fails as etcd's "request is too large".
  */
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type RawResponse, request, startTestCluster, type TestCluster } from './helpers/cluster.js';
 
@@ -91,5 +94,24 @@ describe('storage limits', () => {
       again = await request(cluster, 'POST', CM, { body: configMap('after', 200 * KiB) });
     } while (again.status === 500 && Date.now() < deadline);
     assert.equal(again.status, 201, again.text.slice(0, 300));
+  });
+
+  it('a store already over the quota still starts: reads and deletes work, writes are refused', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'orch-quota-'));
+    try {
+      const first = await startTestCluster({ dataDir });
+      for (let i = 0; i < 3; i++) assert.equal((await request(first, 'POST', CM, { body: configMap(`keep-${i}`, 200 * KiB) })).status, 201);
+      await first.close();
+      const full = await startTestCluster({ dataDir, quotaBackendBytes: 100 * KiB });
+      try {
+        assert.equal((await request(full, 'GET', `${CM}/keep-0`)).status, 200);
+        assertEtcdError(await request(full, 'POST', CM, { body: configMap('more', 1) }), 'etcdserver: mvcc: database space exceeded');
+        assert.equal((await request(full, 'DELETE', `${CM}/keep-0`)).status, 200);
+      } finally {
+        await full.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

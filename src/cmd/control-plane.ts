@@ -11,6 +11,7 @@ import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import type { Store } from '../storage/interface.js';
 import { startCompactor } from '../storage/compactor.js';
+import { DEFAULT_QUOTA_BACKEND_BYTES, NO_SPACE_MESSAGE } from '../storage/limits.js';
 import { brandFor } from '../machinery/brand.js';
 import { startApiServer } from '../server/apiserver.js';
 import { RestClient } from '../client/rest-client.js';
@@ -86,6 +87,13 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     watchHistoryMs: opts.compactionIntervalMs ?? FIVE_MINUTES,
     featureGates: opts.featureGates,
   }).catch((err: unknown) => {
+    if (err instanceof Error && err.message === NO_SPACE_MESSAGE) {
+      // Start-up writes (bootstrap objects) found the store full: only a larger quota lets the
+      // server start so that objects can be deleted.
+      throw new Error(
+        `the store in ${dataDir} holds ${store.dbSize()} bytes, too many for --quota-backend-bytes ${opts.quotaBackendBytes || DEFAULT_QUOTA_BACKEND_BYTES}: start with a larger --quota-backend-bytes, then delete objects`,
+      );
+    }
     throw explainListenError(err, { bindAddress, port });
   });
   undo.push(() => server.shutdown());
