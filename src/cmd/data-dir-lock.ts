@@ -28,7 +28,11 @@ export function lockDataDir(dataDir: string): DataDirLock {
   // Written whole under a private name, then linked into place: link fails if the lock exists,
   // so a reader never sees a half-written pid.
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${process.pid}\n`, { mode: 0o600 });
+  try {
+    writeFileSync(tmp, `${process.pid}\n`, { mode: 0o600 });
+  } catch (err) {
+    throw new Error(`cannot write ${tmp} (${(err as Error).message}): check that the data directory ${dir} is writable`);
+  }
   try {
     for (let attempt = 0; ; attempt++) {
       try {

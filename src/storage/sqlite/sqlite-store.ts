@@ -96,7 +96,7 @@ export class SqliteStore implements Store {
       // Pages in use, read once per batch, plus what each put of the batch adds: the quota check
       // costs O(1) per write. It comes before the op's own checks, as etcd refuses a put over
       // quota before comparing revisions.
-      let size = this.usedBytes();
+      let size = Number.isFinite(this.limits.quotaBackendBytes) ? this.usedBytes() : 0;
       for (let i = 0; i < batch.length; i++) {
         const { op } = batch[i];
         if (op.kind !== 'delete') {
