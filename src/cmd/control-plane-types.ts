@@ -11,6 +11,11 @@ export interface ControlPlaneOptions {
   kubernetesCompat?: boolean;
   /** `sqlite` (default) or `memory`. */
   storageBackend?: 'sqlite' | 'memory';
+  /**
+   * Bytes the store may hold before writes are refused as etcd refuses them
+   * (`etcdserver: mvcc: database space exceeded`). Default 2 GiB; negative: no quota.
+   */
+  quotaBackendBytes?: number;
   /** Event time to live in milliseconds. Default 1 hour. */
   eventTtlMs?: number;
   /** How often history is compacted, in milliseconds. Default 5 minutes. */

@@ -1,15 +1,34 @@
 /** The API server's command-line flags (upstream names and defaults), shared by both binaries. */
-import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE } from '../registry/service/ranges.js';
+import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE, parseClusterIPRange, parseNodePortRange } from '../registry/service/ranges.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { checkPair } from '../pki/check.js';
+import { DEFAULT_QUOTA_BACKEND_BYTES } from '../storage/limits.js';
 import { parseDuration } from '../machinery/duration.js';
 import { parseBoolError, parseGoBool } from '../machinery/go-bool.js';
 import type { ControlPlaneOptions } from './control-plane-types.js';
 import { parseFeatureGates } from './feature-gates.js';
 
-function duration(value: string): number {
-  return parseDuration(value);
+/**
+ * A flag parser whose every failure is commander's InvalidArgumentError, so a bad value is
+ * reported as one line (`error: option '--x <v>' argument 'y' is invalid. <why>`), exit 1.
+ */
+function flagValue<T>(parse: (value: string) => T): (value: string) => T {
+  return (value) => {
+    try {
+      return parse(value);
+    } catch (e) {
+      throw new InvalidArgumentError(e instanceof Error ? e.message : String(e));
+    }
+  };
 }
+
+const duration = flagValue((value: string): number => {
+  const ms = parseDuration(value);
+  if (ms < 0) throw new Error(`a duration must not be negative, got ${value}`);
+  return ms;
+});
 
 function featureGates(value: string, previous: Record<string, boolean> | undefined): Record<string, boolean> {
   try {
@@ -19,10 +38,13 @@ function featureGates(value: string, previous: Record<string, boolean> | undefin
   }
 }
 
-function port(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid port ${value}`);
-  return n;
+/** A decimal integer in [min, max]; Number() alone would take '', ' 1', '0x10' and '1e3'. */
+function integer(min: number, max: number, what: string): (value: string) => number {
+  return flagValue((value) => {
+    const n = /^[+-]?\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) throw new Error(`want ${what}`);
+    return n;
+  });
 }
 
 /** A Go-style boolean flag: bare means true, else strconv.ParseBool's spellings. */
@@ -43,12 +65,26 @@ function list(value: string, previous: string[]): string[] {
   return [...previous, ...value.split(',').filter((v) => v !== '')];
 }
 
-function count(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
-    throw new InvalidArgumentError(`invalid value ${JSON.stringify(value)}: a non-negative integer is required`);
-  return n;
-}
+const port = integer(0, 65535, 'a port number from 0 to 65535 (0 picks a free port)');
+const verbosity = integer(0, 2 ** 31 - 1, 'a log level: a whole number, 0 or more');
+// etcd's int64 flag: 0 means the default (2 GiB) and a negative value no quota at all.
+const quotaBytes = integer(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 'a number of bytes');
+
+const ipAddress = flagValue((value: string): string => {
+  if (isIP(value) === 0) throw new Error('want an IP address such as 127.0.0.1, 0.0.0.0 or ::');
+  return value;
+});
+
+const clusterIPRange = flagValue((value: string): string => {
+  parseClusterIPRange(value);
+  return value;
+});
+
+const nodePortRange = flagValue((value: string): string => {
+  parseNodePortRange(value);
+  return value;
+});
+const count = integer(0, Number.MAX_SAFE_INTEGER, 'a whole number, 0 or more');
 
 /** A command with every API server flag, each with its default in --help. */
 export function apiServerCommand(name: string, description: string): Command {
@@ -56,15 +92,21 @@ export function apiServerCommand(name: string, description: string): Command {
     .description(description)
     .option('--data-dir <dir>', 'directory of the embedded store, certificates and admin.kubeconfig', './.orch')
     .option('--secure-port <port>', 'HTTPS port (0 picks a free port)', port, 6443)
-    .option('--bind-address <ip>', 'address to listen on', '127.0.0.1')
+    .option('--bind-address <ip>', 'address to listen on', ipAddress, '127.0.0.1')
     .option('--cert-dir <dir>', 'directory of the generated certificates (default <data-dir>/pki)')
     .option('--tls-cert-file <file>', 'serving certificate (PEM) instead of the generated one')
     .option('--tls-private-key-file <file>', 'key of --tls-cert-file (PEM)')
     .addOption(new Option('--storage-backend <backend>', 'storage backend').choices(['sqlite', 'memory']).default('sqlite'))
+    .option(
+      '--quota-backend-bytes <bytes>',
+      "stored bytes past which writes are refused as etcd refuses them ('database space exceeded'); 0: the default, negative: no quota",
+      quotaBytes,
+      DEFAULT_QUOTA_BACKEND_BYTES,
+    )
     .option('--event-ttl <duration>', 'how long events are kept after their last write', duration, parseDuration('1h'))
     .option('--etcd-compaction-interval <duration>', 'how often history older than this is compacted', duration, parseDuration('5m'))
-    .option('--service-cluster-ip-range <cidr>', 'IPv4 range Service cluster IPs are allocated from', DEFAULT_SERVICE_CLUSTER_IP_RANGE)
-    .option('--service-node-port-range <range>', 'port range NodePort Services are allocated from', DEFAULT_SERVICE_NODE_PORT_RANGE)
+    .option('--service-cluster-ip-range <cidr>', 'IPv4 range Service cluster IPs are allocated from', clusterIPRange, DEFAULT_SERVICE_CLUSTER_IP_RANGE)
+    .option('--service-node-port-range <range>', 'port range NodePort Services are allocated from', nodePortRange, DEFAULT_SERVICE_NODE_PORT_RANGE)
     .option('--kubernetes-compat', "serve Kubernetes' own names (*.k8s.io, kube-system)", false)
     .option('--livez-grace-period <duration>', 'time after start during which unfinished post-start hooks count as live', duration, 0)
     .option('--shutdown-delay-duration <duration>', 'time /readyz fails before the server stops listening on SIGTERM', duration, 0)
@@ -108,7 +150,7 @@ export function apiServerCommand(name: string, description: string): Command {
     .option('--max-requests-inflight <n>', 'read-only requests served at once before 429 (watches and system:masters not counted; 0: no limit)', count, 400)
     .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once before 429 (0: no limit)', count, 200)
     .option('--feature-gates <gates>', 'comma-separated key=value pairs that switch features on or off (e.g. ServerSideApply=false)', featureGates)
-    .option('-v, --v <level>', 'log verbosity', (v) => Number(v), 0);
+    .option('-v, --v <level>', 'log verbosity', verbosity, 0);
 }
 
 interface ParsedFlags {
@@ -119,6 +161,7 @@ interface ParsedFlags {
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   storageBackend: 'sqlite' | 'memory';
+  quotaBackendBytes: number;
   eventTtl: number;
   etcdCompactionInterval: number;
   kubernetesCompat: boolean;
@@ -157,14 +200,16 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
   if ((flags.tlsCertFile === undefined) !== (flags.tlsPrivateKeyFile === undefined)) {
     throw new Error('--tls-cert-file and --tls-private-key-file must be given together');
   }
+  const tls = flags.tlsCertFile && flags.tlsPrivateKeyFile ? readServingPair(flags.tlsCertFile, flags.tlsPrivateKeyFile) : undefined;
   return {
     dataDir: flags.dataDir,
     securePort: flags.securePort,
     bindAddress: flags.bindAddress,
     certDir: flags.certDir,
-    tlsCertPem: flags.tlsCertFile ? readFileSync(flags.tlsCertFile, 'utf8') : undefined,
-    tlsKeyPem: flags.tlsPrivateKeyFile ? readFileSync(flags.tlsPrivateKeyFile, 'utf8') : undefined,
+    tlsCertPem: tls?.certPem,
+    tlsKeyPem: tls?.keyPem,
     storageBackend: flags.storageBackend,
+    quotaBackendBytes: flags.quotaBackendBytes,
     eventTtlMs: flags.eventTtl,
     compactionIntervalMs: flags.etcdCompactionInterval,
     kubernetesCompat: flags.kubernetesCompat,
@@ -206,4 +251,19 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     inFlight: { maxRequestsInflight: flags.maxRequestsInflight, maxMutatingRequestsInflight: flags.maxMutatingRequestsInflight },
     ...(flags.featureGates ? { featureGates: flags.featureGates } : {}),
   };
+}
+
+/** The serving pair of --tls-cert-file and --tls-private-key-file, checked to be a certificate and its key. */
+function readServingPair(certFile: string, keyFile: string): { certPem: string; keyPem: string } {
+  const read = (file: string, flag: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new Error(`cannot read ${flag} ${file} (${e instanceof Error ? e.message : String(e)}): give the path of a readable PEM file`);
+    }
+  };
+  const certPem = read(certFile, '--tls-cert-file');
+  const keyPem = read(keyFile, '--tls-private-key-file');
+  checkPair(certFile, certPem, keyFile, keyPem, 'give --tls-cert-file a PEM certificate and --tls-private-key-file its PEM key');
+  return { certPem, keyPem };
 }

@@ -40,7 +40,8 @@ export function validateOidcFlags(issuerUrl: string | undefined, clientId: strin
   } catch {
     return `'oidc-issuer-url' (${JSON.stringify(issuerUrl)}) is not a valid URL`;
   }
-  if (url.protocol !== 'https:') return `'oidc-issuer-url' (${JSON.stringify(issuerUrl)}) has invalid scheme (${JSON.stringify(url.protocol.slice(0, -1))}), require 'https'`;
+  if (url.protocol !== 'https:')
+    return `'oidc-issuer-url' (${JSON.stringify(issuerUrl)}) has invalid scheme (${JSON.stringify(url.protocol.slice(0, -1))}), require 'https'`;
   return undefined;
 }
 
@@ -76,7 +77,10 @@ export function oidcAuthenticator(opts: OidcOptions): OidcAuthenticator {
   const loadKeys = async (): Promise<void> => {
     if (!jwksUri) {
       const discovery = (await getJson(`${opts.issuerUrl.replace(/\/$/, '')}/.well-known/openid-configuration`, agent, FETCH_TIMEOUT_MS)) as Claims;
-      if (discovery.issuer !== opts.issuerUrl) throw new Error(`oidc: issuer did not match the issuer returned by provider, expected ${JSON.stringify(opts.issuerUrl)} got ${JSON.stringify(discovery.issuer)}`);
+      if (discovery.issuer !== opts.issuerUrl)
+        throw new Error(
+          `oidc: issuer did not match the issuer returned by provider, expected ${JSON.stringify(opts.issuerUrl)} got ${JSON.stringify(discovery.issuer)}`,
+        );
       if (typeof discovery.jwks_uri !== 'string') throw new Error('oidc: discovery document has no jwks_uri');
       jwksUri = discovery.jwks_uri;
     }
@@ -112,7 +116,10 @@ export function oidcAuthenticator(opts: OidcOptions): OidcAuthenticator {
       if (!unverified || unverified.iss !== opts.issuerUrl) return undefined;
       if (!keys) throw new AuthenticationFailure('oidc: authenticator not initialized');
       const header = headerOf(token) ?? {};
-      if (typeof header.alg !== 'string' || !opts.signingAlgs.includes(header.alg)) throw new AuthenticationFailure(`oidc: id token signed with unsupported algorithm, expected ${JSON.stringify(opts.signingAlgs)} got ${JSON.stringify(header.alg)}`);
+      if (typeof header.alg !== 'string' || !opts.signingAlgs.includes(header.alg))
+        throw new AuthenticationFailure(
+          `oidc: id token signed with unsupported algorithm, expected ${JSON.stringify(opts.signingAlgs)} got ${JSON.stringify(header.alg)}`,
+        );
       let candidates = keys.filter((k) => header.kid === undefined || k.kid === header.kid);
       if (candidates.length === 0 && now() - lastRefresh > REFRESH_INTERVAL_MS) {
         await loadKeys().catch(() => {});
@@ -140,7 +147,8 @@ export function oidcAuthenticator(opts: OidcOptions): OidcAuthenticator {
     if (typeof claims.exp !== 'number' || t > claims.exp) throw new AuthenticationFailure('oidc: token is expired');
     if (typeof claims.nbf === 'number' && t + NBF_LEEWAY_S < claims.nbf) throw new AuthenticationFailure('oidc: current time before the nbf (not before) time');
     const username = own(claims, opts.usernameClaim);
-    if (typeof username !== 'string') throw new AuthenticationFailure(`oidc: parse username claims ${JSON.stringify(opts.usernameClaim)}: claim not present or not a string`);
+    if (typeof username !== 'string')
+      throw new AuthenticationFailure(`oidc: parse username claims ${JSON.stringify(opts.usernameClaim)}: claim not present or not a string`);
     if (opts.usernameClaim === 'email' && own(claims, 'email_verified') !== undefined && own(claims, 'email_verified') !== true) {
       throw new AuthenticationFailure('oidc: email not verified');
     }
@@ -148,7 +156,8 @@ export function oidcAuthenticator(opts: OidcOptions): OidcAuthenticator {
     if (opts.groupsClaim) {
       const g = own(claims, opts.groupsClaim);
       const list = typeof g === 'string' ? [g] : Array.isArray(g) && g.every((x) => typeof x === 'string') ? (g as string[]) : g === undefined ? [] : undefined;
-      if (list === undefined) throw new AuthenticationFailure(`oidc: parse groups claim ${JSON.stringify(opts.groupsClaim)}: not a string or a list of strings`);
+      if (list === undefined)
+        throw new AuthenticationFailure(`oidc: parse groups claim ${JSON.stringify(opts.groupsClaim)}: not a string or a list of strings`);
       for (const group of list) groups.push(`${opts.groupsPrefix ?? ''}${group}`);
     }
     for (const [claim, value] of opts.requiredClaims) {
