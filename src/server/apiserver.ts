@@ -57,9 +57,10 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const now = opts.now ?? Date.now;
   const startedAt = now();
   const { brand, store } = opts;
-  const registry = new Registry(ALL_RESOURCES, brand, store, { historyMs: opts.watchHistoryMs });
-  await registry.startCaches();
   const authorizer = unionAuthorizer([privilegedGroupAuthorizer]);
+  const reviews = { authorizer, authenticateToken: () => undefined };
+  const registry = new Registry(ALL_RESOURCES, brand, store, { historyMs: opts.watchHistoryMs }, { reviews });
+  await registry.startCaches();
   const priority = priorityAdmission(registry);
   const allocation = serviceAllocation(registry, opts.serviceClusterIPRange, opts.serviceNodePortRange);
   const admission = admissionChain([namespaceLifecycle(registry), priority, allocation], [priority, allocation]);
@@ -109,7 +110,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     brand,
     admission,
     authorizer,
-    reviews: { authorizer, authenticateToken: () => undefined },
+    reviews,
     discovery: buildDiscovery(registry, brand, `${host}:${listener.port}`),
     version: versionInfo(),
     health,
