@@ -1,4 +1,4 @@
-/** POST on a collection (or on a subresource that creates, such as a binding): the scope's Creater answers. */
+/** POST on a collection, or on a subresource that creates: the scope's Creater answers. */
 import { readFieldsAs } from './field-validation.js';
 import { trackingFor } from './field-management.js';
 import { writeOptionsOf } from './options.js';

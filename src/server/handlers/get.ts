@@ -3,6 +3,7 @@ import { chooseEncoding, contentTypeOf, encodeBytes } from '../../codec/serializ
 import { entryObject } from '../../registry/cache-entry.js';
 import { planGet } from '../../registry/read-options.js';
 import type { ResourceRequest } from './resource-request.js';
+import { getOptionsOf } from './options.js';
 import { writeBody, writeObject } from '../http.js';
 
 /** Answers 200 with the object per the Get table, or the Status of why not. */
@@ -12,7 +13,7 @@ export async function handleGet(r: ResourceRequest): Promise<void> {
   if (getter === undefined) throw new Error(`${scope.info.plural} routed a get without a Getter`);
   const { pretty, protobufMediaType } = r.output;
   const encoding = chooseEncoding(r.output.encodings, scope.apiVersion, scope.kind);
-  const entry = await getter.readEntry(r.namespace, r.name, planGet(r.query.get('resourceVersion') ?? undefined));
+  const entry = await getter.readEntry(r.namespace, r.name, planGet(getOptionsOf(r.query).resourceVersion));
   if (r.output.as) {
     // Tables and their printers load on the first request for one, not at start-up.
     const { transformObject } = await import('./transform.js');

@@ -107,6 +107,24 @@ export function patchOptionsOf(query: URLSearchParams, brand: Brand, apply: bool
   return { dryRun, fieldManager, fieldValidation: fieldValidationOf(query, brand, 'PatchOptions'), force: force ?? false };
 }
 
+/** GetOptions: the resourceVersion a get reads at ('' or absent: the most recent). */
+export function getOptionsOf(query: URLSearchParams): { resourceVersion: string | undefined } {
+  return { resourceVersion: query.get('resourceVersion') ?? undefined };
+}
+
+/** What a Table row carries of its object (TableOptions' includeObject; default Metadata). */
+export type IncludeObject = 'None' | 'Metadata' | 'Object';
+const INCLUDE_OBJECT: readonly IncludeObject[] = ['None', 'Metadata', 'Object'];
+
+/** TableOptions, read when a Table is asked for; an unknown includeObject is 400. */
+export function tableOptionsOf(query: URLSearchParams): { includeObject: IncludeObject } {
+  const v = query.get('includeObject') ?? '';
+  if (v === '') return { includeObject: 'Metadata' };
+  if (!(INCLUDE_OBJECT as readonly string[]).includes(v))
+    throw badRequest(`includeObject: Unsupported value: "${v}": supported values: "None", "Metadata", "Object"`);
+  return { includeObject: v as IncludeObject };
+}
+
 /** List options of a list, or of a deletecollection (which neither pages nor watches). */
 export function listOptionsOf(query: URLSearchParams, collectionDelete = false): ListOptions {
   const limit = intParam(query, 'limit');
