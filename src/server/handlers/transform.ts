@@ -40,5 +40,11 @@ export function transformList(r: ResourceRequest, as: AsTarget, items: Obj[], li
 function table(r: ResourceRequest, as: AsTarget, items: Obj[], listMeta: ListMeta | undefined, noHeaders: boolean): Obj {
   const { def } = r.scope.info;
   const printer = r.scope.cached('printer', () => printerFor(def.groupStem, def.kind, r.ctx.brand));
-  return buildTable(printer, items, { includeObject: tableOptionsOf(r.query).includeObject, apiVersion: metaApiVersion(as), listMeta, noHeaders, now: r.ctx.now });
+  return buildTable(printer, items, {
+    includeObject: tableOptionsOf(r.query).includeObject,
+    apiVersion: metaApiVersion(as),
+    listMeta,
+    noHeaders,
+    now: r.ctx.now,
+  });
 }
