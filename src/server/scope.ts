@@ -7,6 +7,8 @@
  * registered (again when the registry changes); handlers only read it.
  */
 import { apiSchemas, upstreamGroup } from '../api/schema/index.js';
+import type { Encoding } from '../codec/negotiation.js';
+import { chooseEncoding } from '../codec/serialize.js';
 import type { Verb } from '../api/types.js';
 import type { FieldManager } from '../apply/field-manager.js';
 import { type Capabilities, verbsOf } from '../registry/capabilities.js';
@@ -56,6 +58,11 @@ export class ResourceScope {
   fieldManager(): Promise<FieldManager> {
     this.fieldManagerOf ??= import('./handlers/field-tracking.js').then((m) => m.buildFieldManager(this));
     return this.fieldManagerOf;
+  }
+
+  /** The serializer of a response carrying this scope's kind: the first negotiated encoding able to (406 when none). */
+  encodingFor(encodings: readonly Encoding[]): Encoding {
+    return chooseEncoding(encodings, this.apiVersion, this.kind);
   }
 
   /** A fact computed on first use and kept for the scope's life (its module loads late: printers, patch schemas). */

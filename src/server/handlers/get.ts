@@ -1,5 +1,5 @@
 /** GET of one object (or of a subresource that reads it): the scope's Getter. */
-import { chooseEncoding, contentTypeOf, encodeBytes } from '../../codec/serialize.js';
+import { contentTypeOf, encodeBytes } from '../../codec/serialize.js';
 import { entryObject } from '../../registry/cache-entry.js';
 import { planGet } from '../../registry/read-options.js';
 import type { ResourceRequest } from './resource-request.js';
@@ -12,7 +12,7 @@ export async function handleGet(r: ResourceRequest): Promise<void> {
   const getter = scope.capabilities.getter;
   if (getter === undefined) throw new Error(`${scope.info.plural} routed a get without a Getter`);
   const { pretty, protobufMediaType } = r.output;
-  const encoding = chooseEncoding(r.output.encodings, scope.apiVersion, scope.kind);
+  const encoding = scope.encodingFor(r.output.encodings);
   const entry = await getter.readEntry(r.namespace, r.name, planGet(getOptionsOf(r.query).resourceVersion));
   if (r.output.as) {
     // Tables and their printers load on the first request for one, not at start-up.
