@@ -108,7 +108,14 @@ export class Registry {
    * once the others' have), then routes, discovery and OpenAPI include them.
    */
   async register(...defs: ResourceDefinition[]): Promise<void> {
-    const added = defs.map((d) => this.add(d));
+    const added: ServedResource[] = [];
+    try {
+      for (const d of defs) added.push(this.add(d));
+    } catch (e) {
+      // All or nothing: a refused definition leaves the registry as it was.
+      for (const s of added) this.byPath.delete(`${s.info.group}/${s.info.version}/${s.info.plural}`);
+      throw e;
+    }
     if (this.cachesStarted) await Promise.all(added.map((s) => s.store.startCache()));
     this.changed();
   }
