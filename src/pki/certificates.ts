@@ -125,7 +125,7 @@ export async function ensureCertificates(certDir: string, opts: CertificateOptio
   };
 }
 
-interface Issued {
+export interface Issued {
   certPem: string;
   keyPem: string;
 }
@@ -202,6 +202,14 @@ async function issueLeaf(x509: typeof X509, ca: Ca, subject: X509.JsonName, usag
     ],
   });
   return { certPem: `${cert.toString('pem')}\n`, keyPem: await exportKeyPem(x509, keys.privateKey) };
+}
+
+/** A client certificate for any user and groups (CN = user, each O a group), signed by the CA in certDir. */
+export async function issueClientCertificate(caCertPem: string, caKeyPem: string, user: string, groups: readonly string[]): Promise<Issued> {
+  const x509 = await loadX509();
+  const ca = await loadCa(x509, caCertPem, caKeyPem);
+  const subject: X509.JsonName = [...groups.map((g) => ({ O: [g] })), { CN: [user] }];
+  return issueLeaf(x509, ca, subject, x509.ExtendedKeyUsage.clientAuth, []);
 }
 
 function generateKeys(): Promise<CryptoKeyPair> {

@@ -4,11 +4,12 @@
  * pod set spec.nodeName (once), merge the binding's annotations and mark PodScheduled True.
  */
 import { validatePodBinding } from '../api/core/pod-validation.js';
-import { isPlainObject, metaOf, type Obj, rfc3339 } from '../machinery/object.js';
+import { metaOf, type Obj, rfc3339 } from '../machinery/object.js';
 import { badRequest, conflict, type GroupResource, invalidObject, notFound } from '../machinery/status.js';
 import { goQuote } from '../machinery/validation.js';
 import type { AdmissionHook, RequestContext } from './context.js';
 import type { GenericStore } from './generic-store.js';
+import { rec } from '../machinery/fields.js';
 
 /** Where the pods are stored (a Registry is one). */
 export interface PodStores {
@@ -27,18 +28,14 @@ export interface BindOptions {
   validatingAdmission?: AdmissionHook;
 }
 
-function record(v: unknown): Record<string, unknown> {
-  return isPlainObject(v) ? v : {};
-}
-
 /** Upstream's podutil.UpdatePodCondition for PodScheduled=True: the transition time moves only on a change. */
 function markScheduled(status: Record<string, unknown>, now: Date): void {
   const conditions = Array.isArray(status.conditions) ? [...status.conditions] : [];
   const condition: Record<string, unknown> = { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(now) };
-  const at = conditions.findIndex((c) => record(c).type === 'PodScheduled');
+  const at = conditions.findIndex((c) => rec(c).type === 'PodScheduled');
   if (at < 0) conditions.push(condition);
   else {
-    const old = record(conditions[at]);
+    const old = rec(conditions[at]);
     if (old.status === 'True') condition.lastTransitionTime = old.lastTransitionTime;
     conditions[at] = condition;
   }
@@ -62,7 +59,7 @@ export async function bindPod(registry: PodStores, ctx: RequestContext, namespac
   // Only the subresource form keeps the Binding's uid and resourceVersion, as preconditions on the pod.
   const uid = opts.urlName !== undefined ? (meta.uid ?? '') : '';
   const resourceVersion = opts.urlName !== undefined ? (meta.resourceVersion ?? '') : '';
-  const node = String(record(binding.target).name ?? '');
+  const node = String(rec(binding.target).name ?? '');
   await pods.guaranteedUpdate(
     ctx,
     namespace,
@@ -82,14 +79,14 @@ export async function bindPod(registry: PodStores, ctx: RequestContext, namespac
       if (podMeta.deletionTimestamp !== undefined && podMeta.deletionTimestamp !== null) {
         throw conflict(POD_BINDINGS, name, `pod ${podMeta.name} is being deleted, cannot be assigned to a host`);
       }
-      const spec = record(pod.spec);
+      const spec = rec(pod.spec);
       if (typeof spec.nodeName === 'string' && spec.nodeName !== '') {
         throw conflict(POD_BINDINGS, name, `pod ${podMeta.name} is already assigned to node ${goQuote(spec.nodeName)}`);
       }
       spec.nodeName = node;
       pod.spec = spec;
       podMeta.annotations = { ...(podMeta.annotations ?? {}), ...(meta.annotations ?? {}) };
-      const status = record(pod.status);
+      const status = rec(pod.status);
       markScheduled(status, ctx.now);
       pod.status = status;
       return pod;

@@ -8,12 +8,13 @@
 import type { ResourceDefinition } from '../api/types.js';
 import type { Brand } from '../machinery/brand.js';
 import type { Store } from '../storage/interface.js';
-import { GenericStore } from './generic-store.js';
+import type { GenericStore } from './generic-store.js';
 import type { CacherOptions } from '../storage/cacher/cacher.js';
 import { resolveResource, type ResourceInfo } from './resource-info.js';
 import type { Capabilities } from './capabilities.js';
 import { resourceCapabilities, subresourceCapabilities } from './rest.js';
 import type { ReviewDeps } from './reviews.js';
+import { type StorageOptions, storeFor } from './stores.js';
 
 export interface GroupVersions {
   group: string;
@@ -30,7 +31,8 @@ export interface ServedResource {
   readonly subresources: ReadonlyMap<string, Capabilities>;
 }
 
-export interface RegistryDeps {
+/** What the registry's storages are built with: type-specific options (Services' ranges) and review dependencies. */
+export interface RegistryDeps extends StorageOptions {
   /** Who review resources ask (the server's authorizer and token authenticators). */
   reviews?: ReviewDeps;
 }
@@ -85,7 +87,7 @@ export class Registry {
         throw new Error(`storage prefix ${info.keyPrefix} claimed by ${other.info.kind} and ${info.kind}`);
       }
     }
-    const store = new GenericStore(info, this.store, this.brand, this.cacheOptions);
+    const store = storeFor(info, this.store, this.brand, this.cacheOptions, this.deps);
     const deps = { stores: this, reviews: this.deps.reviews };
     const served: ServedResource = {
       info,

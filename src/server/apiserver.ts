@@ -11,8 +11,12 @@ import { startEventExpiry } from '../registry/event-expiry.js';
 import { admissionChain } from '../admission/admission.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { priorityAdmission } from '../admission/priority.js';
-import { serviceAllocation } from '../admission/service-allocation.js';
 import { privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/authorizer.js';
+import { type AuthenticationOptions, buildAuthenticator } from '../auth/authn/build.js';
+import type { BootstrapTokenOptions } from '../auth/authn/bootstrap-token.js';
+import { objectKey } from '../registry/resource-info.js';
+import { readKubeconfig } from '../pki/kubeconfig-read.js';
+import type { InFlightLimits } from './filters/max-in-flight.js';
 import { buildDiscovery } from './discovery.js';
 import { hookCheck, type HealthCheck } from './health.js';
 import { createRouter } from './router.js';
@@ -39,6 +43,19 @@ export interface ApiServerOptions {
   serviceNodePortRange?: string;
   /** Feature gates (`--feature-gates`); ServerSideApply defaults to on. */
   featureGates?: Readonly<Record<string, boolean>>;
+  /** Authentication beyond client certificates (token file, anonymous). */
+  authentication?: Omit<AuthenticationOptions, 'clientCaPem' | 'bootstrapTokens' | 'webhook'> & {
+    /** `--authentication-token-webhook-*`: where TokenReviews go, which version, how long answers are kept. */
+    webhook?: { kubeconfigPath: string; version: 'v1' | 'v1beta1'; cacheTtlMs: number };
+    /** `--enable-bootstrap-token-auth`: Secrets `bootstrap-token-<id>` in the system namespace. */
+    enableBootstrapTokenAuth?: boolean;
+  };
+  /** --request-timeout in ms (upstream 1m; 0: none). */
+  requestTimeoutMs?: number;
+  /** --min-request-timeout in seconds: watches without timeoutSeconds last 1-2x this (upstream 1800). */
+  minRequestTimeoutSeconds?: number;
+  /** --max-requests-inflight / --max-mutating-requests-inflight (upstream 400 / 200; 0: no limit). */
+  inFlight?: InFlightLimits;
   now?: () => number;
 }
 
@@ -52,6 +69,20 @@ export interface ApiServer {
 /** Upper bound on waiting for in-flight requests at shutdown. */
 const DRAIN_TIMEOUT_MS = 60_000;
 
+/** Where bootstrap tokens are looked up: Secrets of the brand's bootstrap type in its system namespace. */
+function bootstrapTokenSource(registry: Registry, brand: Brand): BootstrapTokenOptions {
+  const secrets = registry.byResource('', 'secrets');
+  if (!secrets) throw new Error('bootstrap token authentication needs the secrets resource');
+  return {
+    namespace: brand.systemNamespace,
+    secretType: `bootstrap.${brand.labelDomain}/token`,
+    async getSecret(namespace, name) {
+      const kv = await registry.store.get(objectKey(secrets.info, namespace, name));
+      return kv ? secrets.decode(kv) : undefined;
+    },
+  };
+}
+
 /** Starts serving; resolves when every post-start hook has finished (ready). */
 export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer> {
   const now = opts.now ?? Date.now;
@@ -59,11 +90,16 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const { brand, store } = opts;
   const authorizer = unionAuthorizer([privilegedGroupAuthorizer]);
   const reviews = { authorizer, authenticateToken: () => undefined };
-  const registry = new Registry(ALL_RESOURCES, brand, store, { historyMs: opts.watchHistoryMs }, { reviews });
+  const registry = new Registry(
+    ALL_RESOURCES,
+    brand,
+    store,
+    { historyMs: opts.watchHistoryMs },
+    { services: { clusterIPRange: opts.serviceClusterIPRange, nodePortRange: opts.serviceNodePortRange }, reviews },
+  );
   await registry.startCaches();
   const priority = priorityAdmission(registry);
-  const allocation = serviceAllocation(registry, opts.serviceClusterIPRange, opts.serviceNodePortRange);
-  const admission = admissionChain([namespaceLifecycle(registry), priority, allocation], [priority, allocation]);
+  const admission = admissionChain([namespaceLifecycle(registry), priority], [priority]);
 
   const hooks = {
     bootstrap: hookCheck('poststarthook/bootstrap-controller'),
@@ -101,7 +137,14 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   };
 
   const listener = await listen(
-    { certPem: opts.certPem, keyPem: opts.keyPem, clientCaPem: opts.clientCaPem, bindAddress: opts.bindAddress, port: opts.port },
+    {
+      certPem: opts.certPem,
+      keyPem: opts.keyPem,
+      // TLS asks for certificates from every CA an authenticator trusts; each authenticator verifies its own.
+      clientCaPem: [opts.clientCaPem, opts.authentication?.requestHeader?.clientCaPem].filter((p) => p !== undefined).join('\n'),
+      bindAddress: opts.bindAddress,
+      port: opts.port,
+    },
     (req, res) => router(req, res),
   );
   const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
@@ -109,7 +152,20 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     registry,
     brand,
     admission,
+    authenticator: buildAuthenticator({
+      clientCaPem: opts.clientCaPem,
+      ...opts.authentication,
+      bootstrapTokens: opts.authentication?.enableBootstrapTokenAuth ? bootstrapTokenSource(registry, brand) : undefined,
+      webhook: opts.authentication?.webhook && {
+        connection: readKubeconfig(opts.authentication.webhook.kubeconfigPath),
+        apiVersion: `${brand.group('authentication', true)}/${opts.authentication.webhook.version}`,
+        cacheTtlMs: opts.authentication.webhook.cacheTtlMs,
+      },
+    }),
     authorizer,
+    requestTimeoutMs: opts.requestTimeoutMs,
+    minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
+    inFlight: opts.inFlight,
     reviews,
     discovery: buildDiscovery(registry, brand, `${host}:${listener.port}`),
     version: versionInfo(),

@@ -1,7 +1,7 @@
 /** Small response helpers shared by every handler: JSON/YAML bodies, Status errors, text. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import { constants as http2constants, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import type { AsTarget, Encoding } from '../codec/negotiation.js';
 import { encodeBody, type EncodedBody } from '../codec/serialize.js';
 import { goQuote } from '../machinery/validation.js';
@@ -125,4 +125,10 @@ export function addWarning(res: Response, text: string): void {
 export function writeText(res: Response, code: number, text: string): void {
   res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'content-length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+/** Cuts a response whose headers are out (upstream panics with ErrAbortHandler): the client sees a reset, not a truncated success. */
+export function abortResponse(res: Response): void {
+  if ('stream' in res && res.stream) res.stream.close(http2constants.NGHTTP2_INTERNAL_ERROR);
+  else (res as ServerResponse).destroy();
 }

@@ -3,6 +3,7 @@
  * the verbs of a resource or subresource are the capabilities its scope implements), response
  * negotiation, and dispatch to one handler per verb.
  */
+import { DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS, type RouterConfig } from './router-config.js';
 import type { Request, Response } from './http.js';
 import type { RequestInfo } from './request-info.js';
 import { type AsKind, negotiate } from '../codec/negotiation.js';
@@ -18,19 +19,6 @@ import { handleList } from './handlers/list.js';
 import { handleWatch } from './handlers/watch.js';
 import type { Verb } from '../api/types.js';
 import type { Registry } from '../registry/registry.js';
-import type { Brand } from '../machinery/brand.js';
-import type { Admission } from '../admission/admission.js';
-
-/** What resource routing needs of the server's configuration (the router's config has it). */
-export interface ResourceRoutesConfig {
-  registry: Registry;
-  brand: Brand;
-  admission: Admission;
-  /** Resolves when the server begins shutting down (watches end then). */
-  shuttingDown: Promise<void>;
-  /** The ServerSideApply feature gate (default on). */
-  serverSideApply?: boolean;
-}
 import { ScopeTable } from './scope.js';
 
 /** The scope table of each registry, built on its first request and following its registrations. */
@@ -68,7 +56,7 @@ const TRANSFORMS: Readonly<Record<string, readonly AsKind[]>> = {
 
 /** Routes one resource request to its verb handler. */
 export async function serveResource(
-  cfg: ResourceRoutesConfig,
+  cfg: RouterConfig,
   req: Request,
   res: Response,
   info: RequestInfo,
@@ -114,5 +102,6 @@ export async function serveResource(
     output: { encodings, pretty, protobufMediaType, as },
     shuttingDown: cfg.shuttingDown,
     serverSideApply: cfg.serverSideApply !== false,
+    minRequestTimeoutSeconds: cfg.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS,
   });
 }

@@ -8,7 +8,7 @@ import type { Brand } from '../../machinery/brand.js';
 import type { Obj } from '../../machinery/object.js';
 import { type FieldError, forbiddenField, invalid, required } from '../../machinery/status.js';
 import { DecodeError } from './decoding.js';
-import { type Rec, rec, str } from './fields.js';
+import { type Rec, rec, str } from '../../machinery/fields.js';
 import { Base64Error, decodeGoBase64 } from './go-base64.js';
 import { isConfigMapKey, validateImmutableField } from './value-validation.js';
 

@@ -7,7 +7,7 @@ import type { Obj } from '../../machinery/object.js';
 import { compareQuantities, parseQuantity, type Quantity, quantityString, scaledValue } from '../../machinery/quantity.js';
 import { duplicate, type FieldError, forbiddenField, invalid, required } from '../../machinery/status.js';
 import { canonicalResourceList, quantityOf } from './decoding.js';
-import { childRecords, type Rec, rec, records, str } from './fields.js';
+import { childRecords, type Rec, rec, records, str } from '../../machinery/fields.js';
 import { isOvercommitAllowed, printedQuantity, validateLimitRangeResourceName, validateLimitRangeTypeName } from './resource-validation.js';
 
 const LIST_KEYS = ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio'];

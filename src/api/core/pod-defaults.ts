@@ -8,7 +8,7 @@
  */
 import type { Obj } from '../../machinery/object.js';
 import { canonicalQuantityField, canonicalResourceList } from './decoding.js';
-import { child, childRecords, isSet, list, type Rec, rec, str } from './fields.js';
+import { child, childRecords, isSet, list, type Rec, rec, str } from '../../machinery/fields.js';
 import { imageTag } from './image-reference.js';
 import { defaultPersistentVolumeClaimSpec } from './persistent-volume-defaults.js';
 

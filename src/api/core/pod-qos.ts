@@ -4,7 +4,7 @@
  */
 import { quantitySign, scaledValue } from '../../machinery/quantity.js';
 import { quantityOf } from './decoding.js';
-import { type Rec, rec, records } from './fields.js';
+import { type Rec, rec, records } from '../../machinery/fields.js';
 
 const QOS_RESOURCES = ['cpu', 'memory'];
 

@@ -7,7 +7,7 @@ import { compareQuantities, type Quantity, quantitySign, quantityString, scaledV
 import { type FieldError, forbiddenField, invalid, PrintedValue, required } from '../../machinery/status.js';
 import { isQualifiedName } from '../../machinery/validation.js';
 import { quantityOf } from './decoding.js';
-import { rec } from './fields.js';
+import { rec } from '../../machinery/fields.js';
 import { IS_NEGATIVE_ERROR_MSG } from './value-validation.js';
 
 const HUGE_PAGES_PREFIX = 'hugepages-';

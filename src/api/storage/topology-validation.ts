@@ -6,7 +6,7 @@
 import { deepEqual } from '../../machinery/deep-equal.js';
 import { duplicate, type FieldError, required } from '../../machinery/status.js';
 import { validateLabelName } from '../../machinery/validation.js';
-import { list, records, str, strings } from '../core/fields.js';
+import { list, records, str, strings } from '../../machinery/fields.js';
 
 /** One term's requirements as key -> value set (for comparing terms), and the term's errors. */
 function termErrors(term: Record<string, unknown>, fldPath: string): { exprs: Record<string, string[]>; errs: FieldError[] } {

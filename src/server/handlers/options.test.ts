@@ -32,7 +32,7 @@ describe('request options', () => {
 
   it('give apply its force and a watch of one object its name selector', () => {
     assert.equal(patchOptionsOf(q('fieldManager=me&force=1'), ORCH_BRAND, true).force, true);
-    const w = watchOptionsOf(q('fieldSelector=spec.nodeName%3Dn&timeoutSeconds=5&allowWatchBookmarks=true'), 'p');
+    const w = watchOptionsOf(q('fieldSelector=spec.nodeName%3Dn&timeoutSeconds=5&allowWatchBookmarks=true'), 'p', 1800);
     assert.equal(w.fieldSelector, 'spec.nodeName=n,metadata.name=p');
     assert.equal(w.timeoutSeconds, 5);
     assert.equal(w.allowWatchBookmarks, true);

@@ -141,21 +141,21 @@ export function listOptionsOf(query: URLSearchParams, collectionDelete = false):
   return opts;
 }
 
-/** Upstream's default watch timeout: a random duration between 30 and 60 minutes. */
-function defaultTimeoutSeconds(): number {
-  return 1800 * (1 + Math.random());
+/** Upstream's default watch timeout: a random duration between --min-request-timeout and twice it. */
+function defaultTimeoutSeconds(minRequestTimeoutSeconds: number): number {
+  return minRequestTimeoutSeconds * (1 + Math.random());
 }
 
 /**
  * List options of a watch; `name` (the deprecated /watch/.../<name>) watches one object, as
  * upstream adds a metadata.name field selector. timeoutSeconds=0 asks for the server's default.
  */
-export function watchOptionsOf(query: URLSearchParams, name: string): ListOptions & { timeoutSeconds: number } {
+export function watchOptionsOf(query: URLSearchParams, name: string, minRequestTimeoutSeconds: number): ListOptions & { timeoutSeconds: number } {
   const opts = listOptionsOf(query);
   if (name !== '') opts.fieldSelector = [opts.fieldSelector, `metadata.name=${name}`].filter((s) => s !== undefined && s !== '').join(',');
   opts.allowWatchBookmarks = boolParam(query, 'allowWatchBookmarks');
   const requested = intParam(query, 'timeoutSeconds');
-  return { ...opts, timeoutSeconds: requested === undefined || requested === 0 ? defaultTimeoutSeconds() : requested };
+  return { ...opts, timeoutSeconds: requested === undefined || requested === 0 ? defaultTimeoutSeconds(minRequestTimeoutSeconds) : requested };
 }
 
 const POLICIES = ['Foreground', 'Background', 'Orphan'] as const;

@@ -34,6 +34,8 @@ export interface ResourceRequest {
   shuttingDown: Promise<void>;
   /** The ServerSideApply feature gate: apply patches and managedFields tracking. */
   serverSideApply: boolean;
+  /** --min-request-timeout: a watch without timeoutSeconds lasts 1-2x this. */
+  minRequestTimeoutSeconds: number;
 }
 
 /** A decoded request body, and its text when it was JSON (for repeated-key checks). */

@@ -143,7 +143,7 @@ async function stream(r: ResourceRequest, start: WatchStart, opts: ReturnType<ty
 export async function handleWatch(r: ResourceRequest): Promise<void> {
   const watcher = r.scope.capabilities.watcher;
   if (watcher === undefined) throw new Error(`${r.scope.info.plural} routed a watch without a Watcher`);
-  const opts = watchOptionsOf(r.query, r.name);
+  const opts = watchOptionsOf(r.query, r.name, r.minRequestTimeoutSeconds);
   const plan = planWatch(opts, r.ctx.brand);
   // Watch events are streamed as JSON; protobuf watch framing is not served yet.
   if (!r.output.encodings.includes('json')) throw notAcceptable(['application/json']);
