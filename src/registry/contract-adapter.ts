@@ -11,7 +11,7 @@ import { ORCH_BRAND } from '../machinery/brand.js';
 import type { CacherOptions } from '../storage/cacher/cacher.js';
 import type { Store } from '../storage/interface.js';
 import { entryObject } from './cache-entry.js';
-import type { AdmitFn, ListOptions, RequestContext } from './context.js';
+import type { AdmissionHook, ListOptions, RequestContext } from './context.js';
 import type { DeleteResult, GenericStore } from './generic-store.js';
 import { listEntries } from './list.js';
 import { planGet, planList, planWatch } from './read-options.js';
@@ -49,8 +49,8 @@ export function storeOf(def: ResourceDefinition, makeBackend: () => Store & { cl
 
 export interface WriteOpts {
   dryRun?: boolean;
-  mutate?: AdmitFn;
-  admit?: AdmitFn;
+  mutate?: AdmissionHook;
+  admit?: AdmissionHook;
 }
 
 export interface UpdateOpts extends WriteOpts {
@@ -112,7 +112,7 @@ export class Subject {
   }
 
   create(namespace: string, obj: Obj, opts: WriteOpts = {}): Promise<Obj> {
-    return this.store.create(CTX, namespace, this.body(obj), { dryRun: opts.dryRun ?? false, mutate: opts.mutate, admit: opts.admit });
+    return this.store.create(CTX, namespace, this.body(obj), { dryRun: opts.dryRun ?? false, mutatingAdmission: opts.mutate, validatingAdmission: opts.admit });
   }
 
   /** PUT: the body replaces the object (a compare-and-swap when it carries a resourceVersion). */
@@ -120,8 +120,8 @@ export class Subject {
     const { obj: out } = await this.store.guaranteedUpdate(CTX, namespace, name, () => this.body(obj), {
       dryRun: opts.dryRun ?? false,
       subresource: opts.subresource ?? '',
-      mutate: opts.mutate,
-      admit: opts.admit,
+      mutatingAdmission: opts.mutate,
+      validatingAdmission: opts.admit,
     });
     return out;
   }
@@ -131,14 +131,14 @@ export class Subject {
     const { obj } = await this.store.guaranteedUpdate(CTX, namespace, name, (current) => mergePatch(current, patch) as Obj, {
       dryRun: opts.dryRun ?? false,
       subresource: opts.subresource ?? '',
-      mutate: opts.mutate,
-      admit: opts.admit,
+      mutatingAdmission: opts.mutate,
+      validatingAdmission: opts.admit,
     });
     return obj;
   }
 
   delete(namespace: string, name: string, opts: DeleteOpts = {}): Promise<DeleteResult> {
-    return this.store.delete(CTX, namespace, name, { dryRun: opts.dryRun ?? false, preconditions: opts.preconditions, admit: opts.admit });
+    return this.store.delete(CTX, namespace, name, { dryRun: opts.dryRun ?? false, preconditions: opts.preconditions, validatingAdmission: opts.admit });
   }
 
   async list(namespace: string, opts: ListOptions = {}): Promise<ObjList> {

@@ -7,9 +7,14 @@ import { validatePodBinding } from '../api/core/pod-validation.js';
 import { metaOf, type Obj, rfc3339 } from '../machinery/object.js';
 import { badRequest, conflict, type GroupResource, invalidObject, notFound } from '../machinery/status.js';
 import { goQuote } from '../machinery/validation.js';
-import type { AdmitFn, RequestContext } from './context.js';
-import type { Registry } from './registry.js';
+import type { AdmissionHook, RequestContext } from './context.js';
+import type { GenericStore } from './generic-store.js';
 import { rec } from '../machinery/fields.js';
+
+/** Where the pods are stored (a Registry is one). */
+export interface PodStores {
+  byResource(group: string, resource: string): GenericStore | undefined;
+}
 
 const PODS: GroupResource = { group: '', resource: 'pods' };
 /** Upstream reports a refused assignment as a conflict on this pseudo-resource. */
@@ -20,7 +25,7 @@ export interface BindOptions {
   /** The pod name in the URL (pods/<name>/binding); undefined for the bindings resource. */
   urlName?: string;
   /** Validating admission of the Binding. */
-  admit?: AdmitFn;
+  validatingAdmission?: AdmissionHook;
 }
 
 /** Upstream's podutil.UpdatePodCondition for PodScheduled=True: the transition time moves only on a change. */
@@ -38,7 +43,7 @@ function markScheduled(status: Record<string, unknown>, now: Date): void {
 }
 
 /** Binds the Binding's pod to its target node; resolves when stored (or, on dry run, checked). */
-export async function bindPod(registry: Registry, ctx: RequestContext, namespace: string, binding: Obj, opts: BindOptions): Promise<void> {
+export async function bindPod(registry: PodStores, ctx: RequestContext, namespace: string, binding: Obj, opts: BindOptions): Promise<void> {
   const meta = metaOf(binding);
   const name = meta.name ?? '';
   if (opts.urlName !== undefined && opts.urlName !== name) throw badRequest('name in URL does not match name in Binding object');
@@ -48,7 +53,7 @@ export async function bindPod(registry: Registry, ctx: RequestContext, namespace
   meta.namespace = namespace;
   const errs = validatePodBinding(binding);
   if (errs.length > 0) throw invalidObject('Binding', '', name, errs);
-  await opts.admit?.(binding, undefined);
+  await opts.validatingAdmission?.(binding, undefined);
   const pods = registry.byResource('', 'pods');
   if (!pods) throw notFound(PODS, name);
   // Only the subresource form keeps the Binding's uid and resourceVersion, as preconditions on the pod.

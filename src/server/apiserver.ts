@@ -68,15 +68,16 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const now = opts.now ?? Date.now;
   const startedAt = now();
   const { brand, store } = opts;
+  const authorizer = unionAuthorizer([privilegedGroupAuthorizer]);
+  const reviews = { authorizer, authenticateToken: () => undefined };
   const registry = new Registry(
     ALL_RESOURCES,
     brand,
     store,
     { historyMs: opts.watchHistoryMs },
-    { services: { clusterIPRange: opts.serviceClusterIPRange, nodePortRange: opts.serviceNodePortRange } },
+    { services: { clusterIPRange: opts.serviceClusterIPRange, nodePortRange: opts.serviceNodePortRange }, reviews },
   );
   await registry.startCaches();
-  const authorizer = unionAuthorizer([privilegedGroupAuthorizer]);
   const priority = priorityAdmission(registry);
   const admission = admissionChain([namespaceLifecycle(registry), priority], [priority]);
 
@@ -138,7 +139,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     requestTimeoutMs: opts.requestTimeoutMs,
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
     inFlight: opts.inFlight,
-    reviews: { authorizer, authenticateToken: () => undefined },
+    reviews,
     discovery: buildDiscovery(registry, brand, `${host}:${listener.port}`),
     version: versionInfo(),
     health,

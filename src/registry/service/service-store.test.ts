@@ -41,7 +41,7 @@ describe('Service storage allocation', () => {
     const refuse = () => {
       throw forbidden({ group: '', resource: 'services' }, 'denied', 'no');
     };
-    await rejects(s.create(ctx, 'default', service('denied', { clusterIP: '10.1.0.2' }), { dryRun: false, admit: refuse }), 403);
+    await rejects(s.create(ctx, 'default', service('denied', { clusterIP: '10.1.0.2' }), { dryRun: false, validatingAdmission: refuse }), 403);
     await rejects(s.create(ctx, 'default', service('Bad_Name', { type: 'NodePort', clusterIP: '10.1.0.2' }), { dryRun: false }), 422);
     assert.deepEqual(s.allocator.usage(), { ips: 0, ports: 0 });
     const ok = await s.create(ctx, 'default', service('ok', { clusterIP: '10.1.0.2' }), { dryRun: false });

@@ -59,13 +59,13 @@ export class ServiceStore extends GenericStore {
     await this.ready();
     let allocation: Allocation | undefined;
     const mutate = async (svc: Obj, old: Obj | undefined): Promise<void> => {
-      await opts.mutate?.(svc, old);
+      await opts.mutatingAdmission?.(svc, old);
       // Before anyone reads them (upstream's beginCreate): the singular field fills the list.
       normalizeClusterIPs(child(svc, 'spec'), undefined);
       allocation = this.allocator.allocate(svc, undefined, opts.dryRun);
     };
     try {
-      const created = await super.create(ctx, namespace, obj, { ...opts, mutate });
+      const created = await super.create(ctx, namespace, obj, { ...opts, mutatingAdmission: mutate });
       allocation?.commit(created);
       return created;
     } catch (e) {
@@ -86,7 +86,7 @@ export class ServiceStore extends GenericStore {
     await this.ready();
     let allocation: Allocation | undefined;
     const mutate = async (svc: Obj, old: Obj | undefined): Promise<void> => {
-      await opts.mutate?.(svc, old);
+      await opts.mutatingAdmission?.(svc, old);
       // The update loop re-runs this after a conflict: the previous attempt's allocation goes back first.
       allocation?.revert();
       allocation = undefined;
@@ -97,7 +97,7 @@ export class ServiceStore extends GenericStore {
       allocation = this.allocator.allocate(svc, old, opts.dryRun);
     };
     try {
-      const result = await super.guaranteedUpdate(ctx, namespace, name, transform, { ...opts, mutate });
+      const result = await super.guaranteedUpdate(ctx, namespace, name, transform, { ...opts, mutatingAdmission: mutate });
       // Removing the last finalizer of a deleting Service removes it: what it held is freed.
       const removed = metaOf(result.obj).deletionTimestamp !== undefined && pendingFinalizers(this.info, result.obj).length === 0;
       if (removed) allocation?.commitRemoval();

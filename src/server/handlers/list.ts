@@ -1,18 +1,21 @@
 /** GET of a collection: a list (optionally chunked), served per the List table. */
 import { chooseEncoding, contentTypeOf } from '../../codec/serialize.js';
 import { entryObject } from '../../registry/cache-entry.js';
-import { listEntries, type EntryList } from '../../registry/list.js';
+import type { EntryList } from '../../registry/list.js';
 import { planList } from '../../registry/read-options.js';
 import { selectionFor } from '../../registry/selection.js';
 import { writeBody, writeObject, type Response } from '../http.js';
-import { listOptionsOf, type ResourceRequest } from './resource-request.js';
+import type { ResourceRequest } from './resource-request.js';
+import { listOptionsOf } from './options.js';
 
 /** Answers the list of objects the options select. */
 export async function handleList(r: ResourceRequest): Promise<void> {
+  const lister = r.scope.capabilities.lister;
+  if (lister === undefined) throw new Error(`${r.scope.info.plural} routed a list without a Lister`);
   const opts = listOptionsOf(r.query);
-  const plan = planList({ ...opts, sendInitialEvents: r.query.get('sendInitialEvents') ?? undefined }, r.ctx.brand);
-  const selection = selectionFor(r.store.info, opts);
-  const list = await listEntries(r.store, r.namespace, opts, plan, selection, r.ctx.brand.metaGroup);
+  const plan = planList(opts, r.ctx.brand);
+  const selection = selectionFor(r.scope.info, opts);
+  const list = await lister.list(r.namespace, opts, plan, selection);
   if (r.output.as) {
     // Tables and their printers load on the first request for one, not at start-up.
     const { transformList } = await import('./transform.js');
