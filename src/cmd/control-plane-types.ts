@@ -1,5 +1,6 @@
 /** The embeddable control plane's options and handle (see startControlPlane in control-plane.ts). */
 import type { RequestHeaderOptions } from '../auth/authn/request-header.js';
+import type { OidcOptions } from '../auth/authn/oidc.js';
 import type { AuthenticationSettings } from '../server/authentication-config.js';
 export interface ControlPlaneOptions {
   /** Data directory (SQLite file, certificates, admin.kubeconfig). Default `./.orch`. */
@@ -47,6 +48,8 @@ export interface ControlPlaneOptions {
   authenticationTokenWebhook?: { kubeconfigPath: string; version: 'v1' | 'v1beta1'; cacheTtlMs: number };
   /** Service-account tokens: key files, signing key, issuers, API audiences, lookup, longest lifetime (see the flags). */
   serviceAccounts?: AuthenticationSettings['serviceAccounts'];
+  /** OpenID Connect ID tokens (the `--oidc-*` flags). */
+  oidc?: OidcOptions;
   /** The authenticating proxy (`--requestheader-*`): its CA, allowed CNs and header names. */
   requestHeader?: RequestHeaderOptions;
   /** Requests without credentials are `system:anonymous` instead of 401 (`--anonymous-auth`). Default false. */

@@ -86,6 +86,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
       enableBootstrapTokenAuth: opts.enableBootstrapTokenAuth,
       webhook: opts.authenticationTokenWebhook,
       serviceAccounts: opts.serviceAccounts,
+      oidc: opts.oidc,
     },
     eventTtlMs: opts.eventTtlMs ?? 60 * 60 * 1000,
     serviceClusterIPRange: opts.serviceClusterIPRange,

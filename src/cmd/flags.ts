@@ -8,6 +8,7 @@ import { DEFAULT_QUOTA_BACKEND_BYTES } from '../storage/limits.js';
 import { parseDuration } from '../machinery/duration.js';
 import { parseBoolError, parseGoBool } from '../machinery/go-bool.js';
 import type { ControlPlaneOptions } from './control-plane-types.js';
+import { type OidcOptions, validateOidcFlags } from '../auth/authn/oidc.js';
 import { parseFeatureGates } from './feature-gates.js';
 
 /**
@@ -129,6 +130,15 @@ export function apiServerCommand(name: string, description: string): Command {
     .option('--api-audiences <audiences>', 'audiences a bound token must name one of (comma-separated; default: the issuers)', list, [])
     .option('--service-account-lookup [bool]', 'legacy service-account tokens must still match their Secret and ServiceAccount', goBoolFlag, true)
     .option('--service-account-max-token-expiration <duration>', 'longest lifetime TokenRequest grants (0: no limit)', duration, 0)
+    .option('--oidc-issuer-url <url>', 'OpenID Connect issuer (https) whose ID tokens authenticate')
+    .option('--oidc-client-id <id>', 'the client id ID tokens must be issued for (with --oidc-issuer-url)')
+    .option('--oidc-ca-file <file>', 'CA bundle the issuer is verified with (default: the system roots)')
+    .option('--oidc-username-claim <claim>', 'claim holding the user name', 'sub')
+    .option('--oidc-username-prefix <prefix>', "prefix of user names (default '<issuer>#' unless the claim is email; '-' for none)")
+    .option('--oidc-groups-claim <claim>', 'claim holding the groups (a string or a list)')
+    .option('--oidc-groups-prefix <prefix>', 'prefix of group names')
+    .option('--oidc-signing-algs <algs>', 'accepted signing algorithms (comma-separated)', list, [])
+    .option('--oidc-required-claim <key=value>', 'a claim the ID token must hold with this value (repeatable)', list, [])
     .option('--requestheader-client-ca-file <file>', 'CA of the authenticating proxy whose certificate lets it name the user in request headers')
     .option(
       '--requestheader-allowed-names <names>',
@@ -173,6 +183,15 @@ interface ParsedFlags {
   clientCaFile?: string;
   tokenAuthFile?: string;
   enableBootstrapTokenAuth: boolean;
+  oidcIssuerUrl?: string;
+  oidcClientId?: string;
+  oidcCaFile?: string;
+  oidcUsernameClaim: string;
+  oidcUsernamePrefix?: string;
+  oidcGroupsClaim?: string;
+  oidcGroupsPrefix?: string;
+  oidcSigningAlgs: string[];
+  oidcRequiredClaim: string[];
   serviceAccountKeyFile: string[];
   serviceAccountSigningKeyFile?: string;
   serviceAccountIssuer: string[];
@@ -193,6 +212,30 @@ interface ParsedFlags {
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   v: number;
+}
+
+/** The OIDC authenticator's settings from the --oidc-* flags (undefined without an issuer); throws upstream's errors. */
+function oidcFromFlags(flags: ParsedFlags): OidcOptions | undefined {
+  const invalid = validateOidcFlags(flags.oidcIssuerUrl, flags.oidcClientId);
+  if (invalid) throw new Error(invalid);
+  if (!flags.oidcIssuerUrl || !flags.oidcClientId) return undefined;
+  const required = new Map<string, string>();
+  for (const pair of flags.oidcRequiredClaim) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new Error(`--oidc-required-claim ${JSON.stringify(pair)} must be key=value`);
+    required.set(pair.slice(0, eq), pair.slice(eq + 1));
+  }
+  return {
+    issuerUrl: flags.oidcIssuerUrl,
+    clientId: flags.oidcClientId,
+    caPem: flags.oidcCaFile ? readFileSync(flags.oidcCaFile, 'utf8') : undefined,
+    usernameClaim: flags.oidcUsernameClaim,
+    usernamePrefix: flags.oidcUsernamePrefix,
+    groupsClaim: flags.oidcGroupsClaim,
+    groupsPrefix: flags.oidcGroupsPrefix,
+    signingAlgs: flags.oidcSigningAlgs.length > 0 ? flags.oidcSigningAlgs : ['RS256'],
+    requiredClaims: required,
+  };
 }
 
 /** Control-plane options from parsed flags; reads the TLS files when given. */
@@ -222,6 +265,7 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     tokenAuthFile: flags.tokenAuthFile,
     anonymousAuth: flags.anonymousAuth,
     enableBootstrapTokenAuth: flags.enableBootstrapTokenAuth,
+    oidc: oidcFromFlags(flags),
     serviceAccounts: {
       keyFiles: flags.serviceAccountKeyFile,
       signingKeyFile: flags.serviceAccountSigningKeyFile,

@@ -10,6 +10,7 @@ import { withAnonymous } from './anonymous.js';
 import { bearerTokenAuthenticator, cachedTokenAuthenticator, type TokenAuthenticator, unionTokenAuthenticator } from './token.js';
 import { x509Authenticator } from './x509.js';
 import { readTokenFile } from './token-file.js';
+import { type OidcOptions, oidcAuthenticator } from './oidc.js';
 import { type ServiceAccountTokenOptions, serviceAccountTokenAuthenticator } from './service-account-token.js';
 import { type WebhookTokenOptions, webhookTokenAuthenticator } from './webhook-token.js';
 import { type BootstrapTokenOptions, bootstrapTokenAuthenticator } from './bootstrap-token.js';
@@ -26,6 +27,8 @@ export interface AuthenticationOptions {
   serviceAccounts?: ServiceAccountTokenOptions;
   /** Bootstrap tokens (`--enable-bootstrap-token-auth`), with where their Secrets are read. */
   bootstrapTokens?: BootstrapTokenOptions;
+  /** OpenID Connect ID tokens (`--oidc-*`). */
+  oidc?: OidcOptions;
   /** Webhook token authentication (`--authentication-token-webhook-*`). */
   webhook?: WebhookTokenOptions;
   /** `--anonymous-auth`. */
@@ -48,6 +51,8 @@ export function buildAuthenticator(opts: AuthenticationOptions): Authenticator {
   if (opts.tokenAuthFile) tokens.push(readTokenFile(opts.tokenAuthFile, opts.warn));
   if (opts.serviceAccounts) tokens.push(serviceAccountTokenAuthenticator(opts.serviceAccounts));
   if (opts.bootstrapTokens) tokens.push(bootstrapTokenAuthenticator(opts.bootstrapTokens));
+  // OIDC after service-account tokens: both read JWTs, and OIDC may call out to the provider.
+  if (opts.oidc) tokens.push(oidcAuthenticator(opts.oidc));
   if (opts.webhook) tokens.push(webhookTokenAuthenticator(opts.webhook));
   if (tokens.length > 0) {
     const cached = cachedTokenAuthenticator(unionTokenAuthenticator(tokens), { successTtlMs: TOKEN_SUCCESS_TTL_MS, maxEntries: TOKEN_CACHE_ENTRIES });

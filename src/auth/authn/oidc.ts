@@ -101,7 +101,7 @@ export function oidcAuthenticator(opts: OidcOptions): OidcAuthenticator {
 
   const initialize = (): void => {
     loadKeys().catch(() => {
-      if (!stopped) timer = setTimeout(initialize, opts.initRetryMs ?? 10_000);
+      if (!stopped) timer = setTimeout(initialize, opts.initRetryMs ?? 10_000).unref();
     });
   };
   initialize();
