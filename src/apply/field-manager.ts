@@ -29,6 +29,7 @@ import { validateTyped } from './ssa/typed/validate.js';
 import type { TypeRef } from './ssa/typed-schema.js';
 import { Updater } from './ssa/updater.js';
 import { zeroObject } from './ssa/zero-object.js';
+import { setOwn } from '../machinery/own-property.js';
 
 export interface FieldManagerConfig {
   /** The kind's typed schema. */
@@ -252,7 +253,7 @@ function withoutManagedFields(obj: Obj): Obj {
   const meta = metadataOf(obj);
   if (meta === undefined || !('managedFields' in meta)) return obj;
   const rest: Record<string, unknown> = {};
-  for (const key of Object.keys(meta)) if (key !== 'managedFields') rest[key] = meta[key];
+  for (const key of Object.keys(meta)) if (key !== 'managedFields') setOwn(rest, key, meta[key]);
   return { ...obj, metadata: rest };
 }
 

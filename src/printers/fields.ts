@@ -3,6 +3,7 @@
  * mistyped field is Go's zero value ("" / 0 / false / empty), a pointer field is undefined.
  */
 import { isPlainObject } from '../machinery/object.js';
+import { setOwn } from '../machinery/own-property.js';
 
 /** The value at a dotted path, or undefined. */
 export function at(obj: unknown, path: string): unknown {
@@ -58,7 +59,7 @@ export function map(obj: unknown, path: string): Record<string, unknown> {
 /** A map of strings (labels, selectors); absent reads as empty, non-string values are skipped. */
 export function stringMap(obj: unknown, path: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(map(obj, path))) if (typeof v === 'string') out[k] = v;
+  for (const [k, v] of Object.entries(map(obj, path))) if (typeof v === 'string') setOwn(out, k, v);
   return out;
 }
 

@@ -11,6 +11,7 @@ import { DecodeError } from './decoding.js';
 import { type Rec, rec, str } from './fields.js';
 import { Base64Error, decodeGoBase64 } from './go-base64.js';
 import { isConfigMapKey, validateImmutableField } from './value-validation.js';
+import { setOwn } from '../../machinery/own-property.js';
 
 /** Upstream's MaxSecretSize (also the ConfigMap limit). */
 export const MAX_SECRET_SIZE = 1024 * 1024;
@@ -96,7 +97,7 @@ export function defaultSecret(secret: Obj): void {
   decodeByteMap(secret.data);
   if (secret.stringData !== undefined) {
     const data: Rec = { ...rec(secret.data) };
-    for (const [k, v] of Object.entries(rec(secret.stringData))) data[k] = Buffer.from(str(v), 'utf8').toString('base64');
+    for (const [k, v] of Object.entries(rec(secret.stringData))) setOwn(data, k, Buffer.from(str(v), 'utf8').toString('base64'));
     secret.data = data;
     delete secret.stringData;
   }

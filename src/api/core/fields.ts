@@ -4,6 +4,7 @@
  * a strategy runs, and a rule must never crash on one it did not expect.
  */
 import { isPlainObject } from '../../machinery/object.js';
+import { setOwn } from '../../machinery/own-property.js';
 
 export type Rec = Record<string, unknown>;
 
@@ -35,7 +36,7 @@ export const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 export function strMap(v: unknown): Record<string, string> | undefined {
   if (!isPlainObject(v)) return undefined;
   const out: Record<string, string> = {};
-  for (const [k, x] of Object.entries(v)) out[k] = str(x);
+  for (const [k, x] of Object.entries(v)) setOwn(out, k, str(x));
   return out;
 }
 
