@@ -201,7 +201,11 @@ describe('keys named like Object.prototype members', () => {
     // An unknown field: never stored, whatever the answer.
     assert.ok(!storedText.includes(JSON.stringify(key)) && !storedText.includes(`"f:${key}"`), `unknown field stored: ${storedText}`);
     assert.ok(!storedText.includes('polluted'), storedText);
-    const field = { top: key, metadata: `metadata.${key}`, depth: path === 'status' ? `status.conditions[0].${key}` : `spec.template.spec.containers[0].${key}` }[where];
+    const field = {
+      top: key,
+      metadata: `metadata.${key}`,
+      depth: path === 'status' ? `status.conditions[0].${key}` : `spec.template.spec.containers[0].${key}`,
+    }[where];
     if (path === 'apply') {
       // Apply refuses a field its type lacks in every mode, as structured-merge-diff does.
       assert.equal(o.status, 400, o.message);
@@ -225,7 +229,8 @@ describe('keys named like Object.prototype members', () => {
       for (const [i, key] of NAMES.entries()) {
         const nsKey = `${path}-k${i}`;
         const nsControl = `${path}-c${i}`;
-        for (const ns of [nsKey, nsControl]) assert.equal((await request(cluster, 'POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } })).status, 201);
+        for (const ns of [nsKey, nsControl])
+          assert.equal((await request(cluster, 'POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } })).status, 201);
         for (const mode of MODES) {
           for (const where of WHERES) {
             const label = `${path} ${mode} ${where} ${key}`;

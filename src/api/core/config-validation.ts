@@ -83,7 +83,7 @@ function immutableErrors(obj: Obj, old: Obj, fields: readonly string[]): FieldEr
 
 function sameMap(a: Rec, b: Rec): boolean {
   const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => k in b && a[k] === b[k]);
+  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
 }
 
 /** Upstream's ValidateConfigMapUpdate. */
