@@ -115,10 +115,20 @@ export function writeError(res: Response, err: unknown, out: Output = JSON_OUTPU
  * once), sent with whatever response the handler writes next.
  */
 export function addWarning(res: Response, text: string): void {
-  const value = `299 - ${goQuote(text)}`;
+  const value = headerBytes(`299 - ${goQuote(text)}`);
   const current = res.getHeader('warning');
   const values = Array.isArray(current) ? current : current === undefined ? [] : [String(current)];
   if (!values.includes(value)) res.setHeader('warning', [...values, value]);
+}
+
+/**
+ * A header value whose text goes on the wire as UTF-8, as Go writes header bytes: Node (HTTP/1.1
+ * and HTTP/2) refuses characters past U+00FF and writes the rest as Latin-1 bytes, so each UTF-8
+ * byte is handed over as the Latin-1 character of that byte.
+ */
+export function headerBytes(text: string): string {
+  // ASCII is the same either way; only text with other characters needs the round trip.
+  return /^[\t -~]*$/.test(text) ? text : Buffer.from(text, 'utf8').toString('latin1');
 }
 
 /** Writes plain text (health endpoints). */
