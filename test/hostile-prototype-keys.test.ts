@@ -250,3 +250,155 @@ describe('keys named like Object.prototype members', () => {
     });
   }
 });
+
+/** A request of an odd path (selectors, patch operations and directives, managedFields) with key in it. */
+type Probe = (call: (method: string, path: string, body?: unknown, type?: string) => Promise<RawResponse>, key: string, name: string) => Promise<RawResponse>;
+
+const CMS = '/api/v1/namespaces/default/configmaps';
+const JSON_PATCH = 'application/json-patch+json';
+const SMP = 'application/strategic-merge-patch+json';
+const MERGE = 'application/merge-patch+json';
+
+/** Creates a ConfigMap labelled x=y and sends a patch of the given type to it. */
+const patchAfterCreate =
+  (type: string, patch: (key: string) => unknown): Probe =>
+  async (call, key, name) => {
+    await call('POST', CMS, { ...configMap(name), metadata: { name, labels: { x: 'y' } } });
+    return call('PATCH', `${CMS}/${name}`, patch(key), type);
+  };
+
+const PROBES: Record<string, Probe> = {
+  'label selector: exists': (call, key) => call('GET', `${CMS}?labelSelector=${encodeURIComponent(key)}`),
+  'label selector: does not exist': (call, key) => call('GET', `${CMS}?labelSelector=${encodeURIComponent(`!${key}`)}`),
+  'label selector: not equal': (call, key) => call('GET', `${CMS}?labelSelector=${encodeURIComponent(`${key}!=z`)}`),
+  'field selector': (call, key) => call('GET', `${CMS}?fieldSelector=${encodeURIComponent(`metadata.${key}=z`)}`),
+  'JSON patch: remove an absent key': patchAfterCreate(JSON_PATCH, (key) => [{ op: 'remove', path: `/metadata/labels/${key}` }]),
+  'JSON patch: replace an absent key': patchAfterCreate(JSON_PATCH, (key) => [{ op: 'replace', path: `/data/${key}`, value: 'v' }]),
+  'JSON patch: copy from an absent key': patchAfterCreate(JSON_PATCH, (key) => [{ op: 'copy', from: `/data/${key}`, path: '/data/b' }]),
+  'JSON patch: test an absent key': patchAfterCreate(JSON_PATCH, (key) => [{ op: 'test', path: `/data/${key}`, value: null }]),
+  'JSON patch: add below an absent key': patchAfterCreate(JSON_PATCH, (key) => [{ op: 'add', path: `/data/${key}/x`, value: 'v' }]),
+  'JSON patch: move a key': patchAfterCreate(JSON_PATCH, (key) => [
+    { op: 'add', path: `/data/${key}`, value: 'v' },
+    { op: 'move', from: `/data/${key}`, path: `/metadata/annotations` },
+  ]),
+  'strategic patch: $setElementOrder': patchAfterCreate(SMP, (key) => withKey({}, `$setElementOrder/${key}`, [])),
+  'strategic patch: $deleteFromPrimitiveList': patchAfterCreate(SMP, (key) => ({ metadata: withKey({}, `$deleteFromPrimitiveList/${key}`, ['a']) })),
+  'strategic patch: $retainKeys': patchAfterCreate(SMP, (key) => ({ data: withKey({ $retainKeys: [key] }, key, 'v') })),
+  'strategic patch: delete an absent key': patchAfterCreate(SMP, (key) => ({ data: withKey({}, key, null) })),
+  'merge patch: delete an absent key': patchAfterCreate(MERGE, (key) => ({ data: withKey({}, key, null) })),
+  'managedFields naming the key': patchAfterCreate(MERGE, (key) => ({
+    metadata: {
+      managedFields: [
+        {
+          manager: 'x',
+          operation: 'Update',
+          apiVersion: 'v1',
+          fieldsType: 'FieldsV1',
+          fieldsV1: withKey({ 'f:data': withKey({}, `f:${key}`, {}) }, `f:${key}`, {}),
+        },
+      ],
+    },
+  })),
+  'apply twice, the second dropping the key': async (call, key, name) => {
+    const applied = (data: Record<string, unknown>) => toYaml({ ...configMap(name), data });
+    await call('PATCH', `${CMS}/${name}?fieldManager=z`, applied(withKey({ a: '1' }, key, 'v')), APPLY_YAML);
+    return call('PATCH', `${CMS}/${name}?fieldManager=z`, applied({ b: '2' }), APPLY_YAML);
+  },
+  'Secret stringData': (call, key, name) =>
+    call('POST', '/api/v1/namespaces/default/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name }, stringData: withKey({}, key, 'v') }),
+  'Pod nodeSelector and resource names': (call, key, name) =>
+    call('POST', '/api/v1/namespaces/default/pods', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name },
+      spec: { nodeSelector: withKey({}, key, 'v'), containers: [{ name: 'c', image: 'i', resources: { requests: withKey({}, key, '1') } }] },
+    }),
+  'events/v1 Event with the key as a field': (call, key, name) =>
+    call(
+      'POST',
+      '/apis/events.orch.io/v1/namespaces/default/events',
+      withKey(
+        {
+          apiVersion: 'events.orch.io/v1',
+          kind: 'Event',
+          metadata: { name },
+          eventTime: '2020-01-01T00:00:00.000000Z',
+          reportingController: 'a/b',
+          reportingInstance: 'i',
+          action: 'A',
+          reason: 'R',
+          type: 'Normal',
+          regarding: { kind: 'Pod', name: 'p', namespace: 'default' },
+        },
+        key,
+        1,
+      ),
+    ),
+};
+
+describe('keys named like Object.prototype members on the other paths', () => {
+  let cluster: TestCluster;
+  let serial = 0;
+  before(async () => {
+    cluster = await startTestCluster({ storageBackend: 'memory' });
+  });
+  after(() => cluster?.close());
+
+  const call = (method: string, path: string, body?: unknown, type = 'application/json') =>
+    request(cluster, method, path, {
+      body: typeof body === 'string' ? body : body === undefined ? undefined : JSON.stringify(body),
+      headers: body === undefined ? {} : { 'content-type': type },
+    });
+
+  /** The answer and what is stored under name afterwards (ConfigMap, Secret, Pod or Event). */
+  async function outcome(probe: Probe, key: string, name: string): Promise<string> {
+    const res = await probe(call, key, name);
+    const stored = [];
+    for (const coll of [CMS, '/api/v1/namespaces/default/secrets', '/api/v1/namespaces/default/pods', '/api/v1/namespaces/default/events']) {
+      const got = await call('GET', `${coll}/${name}`);
+      if (got.status === 200) stored.push(stable(got.json));
+    }
+    const text = JSON.stringify({
+      status: res.status,
+      body: res.status >= 300 ? res.json?.message : res.json?.items?.length,
+      warnings: warningsOf(res),
+      stored,
+    });
+    assert.ok(res.status < 500, text);
+    assert.ok(!text.includes('polluted'), text);
+    return text
+      .split(name)
+      .join('NAME')
+      .replace(/"uid":"[^"]*"/g, '')
+      .replace(/"(eventTime|lastTimestamp|firstTimestamp)":"[^"]*"/g, '');
+  }
+
+  for (const [title, probe] of Object.entries(PROBES)) {
+    it(`${title}: every Object.prototype name answers as an ordinary name does`, async () => {
+      const failures: string[] = [];
+      for (const key of NAMES) {
+        const mine = await outcome(probe, key, `p${serial++}`);
+        const theirs = await outcome(probe, control(key), `p${serial++}`);
+        if (mine.split(key).join('KEY') !== theirs.split(control(key)).join('KEY')) failures.push(`${key}:\n  ${mine}\n  ${theirs}`);
+      }
+      assert.deepEqual(failures, []);
+    });
+  }
+
+  it('a label named like a member is selected by its own value only', async () => {
+    for (const key of NAMES.filter(validMapKey)) {
+      const name = `l${serial++}`;
+      const created = await call('POST', CMS, { ...configMap(name), metadata: { name, labels: withKey({}, key, 'x') } });
+      assert.equal(created.status, 201, created.text);
+      const names = async (selector: string) =>
+        ((await call('GET', `${CMS}?labelSelector=${encodeURIComponent(selector)}`)).json.items as Array<{ metadata: { name: string } }>).map(
+          (i) => i.metadata.name,
+        );
+      assert.ok((await names(`${key}=x`)).includes(name));
+      assert.ok((await names(key)).includes(name));
+      assert.ok(!(await names(`!${key}`)).includes(name));
+      assert.ok(!(await names(`${key}=y`)).includes(name));
+      assert.deepEqual(await names(`${key},${control(key)}`), []);
+    }
+  });
+});
