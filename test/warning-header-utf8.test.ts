@@ -9,6 +9,7 @@ import { connect } from 'node:tls';
 import { describe, it } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
 import fetch, { type RequestInit } from 'node-fetch';
+import { request } from './helpers/cluster.js';
 import { kubectlWorkspace } from './helpers/kubectl.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
@@ -70,6 +71,18 @@ describe('a Warning header with text outside Latin-1', () => {
     } finally {
       session.close();
     }
+  });
+
+  it('many or huge unknown fields give bounded warnings that a Node client (16 KiB of headers) still reads', async () => {
+    const obj: Record<string, unknown> = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'many' }, [`名${'x'.repeat(200_000)}`]: 1 };
+    for (let i = 0; i < 5000; i++) obj[`unknown${i}`] = i;
+    const res = await request(ws.cluster, 'POST', CM, { body: obj });
+    assert.equal(res.status, 201, res.text);
+    // Node's client joins the Warning headers with `, `.
+    const all = String(res.headers.warning);
+    assert.ok(all.length < 10_000, String(all.length));
+    assert.ok(Buffer.from(all, 'latin1').toString('utf8').startsWith('299 - "unknown field \\"名xxx'));
+    assert.match(all, /unknown field \\"unknown0\\"/);
   });
 
   it('kubectl prints the warning and creates the object', async () => {
