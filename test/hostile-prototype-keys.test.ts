@@ -285,6 +285,13 @@ const PROBES: Record<string, Probe> = {
   'URL: version': (call, key) => call('GET', `/apis/apps/${encodeURIComponent(key)}`),
   'query parameter values': (call, key) => call('DELETE', `${CMS}/nope?propagationPolicy=${encodeURIComponent(key)}`),
   'content type': (call, key) => call('POST', CMS, {}, `application/${key}`),
+  'CronJob schedule with the name as a duration unit': (call, key, name) =>
+    call('POST', '/apis/batch/v1/namespaces/default/cronjobs', {
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: { name },
+      spec: { schedule: `@every 1${key}`, jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'i' }] } } } } },
+    }),
   'JSON patch: remove an absent key': patchAfterCreate(JSON_PATCH, (key) => [{ op: 'remove', path: `/metadata/labels/${key}` }]),
   'JSON patch: replace an absent key': patchAfterCreate(JSON_PATCH, (key) => [{ op: 'replace', path: `/data/${key}`, value: 'v' }]),
   'JSON patch: copy from an absent key': patchAfterCreate(JSON_PATCH, (key) => [{ op: 'copy', from: `/data/${key}`, path: '/data/b' }]),
