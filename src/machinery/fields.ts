@@ -7,6 +7,7 @@
  * Value readers take the field's value (`str(spec.type)`); the `...At` readers take an object
  * and a dotted path (`strAt(pod, 'spec.nodeName')`) and are the same readers over valueAt.
  */
+import { setOwn } from './own-property.js';
 import { isPlainObject } from './object.js';
 
 export type Rec = Record<string, unknown>;
@@ -58,14 +59,14 @@ export const isSet = (v: unknown): boolean => v !== undefined && v !== null;
 export function strMap(v: unknown): Record<string, string> | undefined {
   if (!isPlainObject(v)) return undefined;
   const out: Record<string, string> = {};
-  for (const [k, x] of Object.entries(v)) out[k] = str(x);
+  for (const [k, x] of Object.entries(v)) setOwn(out, k, str(x));
   return out;
 }
 
 /** The string entries of a map (labels, selectors) for display; absent reads as empty, non-strings are skipped. */
 export function stringMap(v: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, x] of Object.entries(rec(v))) if (typeof x === 'string') out[k] = x;
+  for (const [k, x] of Object.entries(rec(v))) if (typeof x === 'string') setOwn(out, k, x);
   return out;
 }
 

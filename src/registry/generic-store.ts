@@ -35,6 +35,7 @@ import { type ReadPlan, servedByCache } from './read-options.js';
 import { toStatusError } from './storage-errors.js';
 import type { DeleteOptions, RequestContext, UpdateOptions, WriteOptions } from './context.js';
 import { pendingFinalizers, prepareForDeletion } from './finalization.js';
+import { ownValue } from '../machinery/own-property.js';
 
 /** How many names generateName tries before giving up, as upstream's retry on collision. */
 const GENERATE_NAME_ATTEMPTS = 8;
@@ -396,7 +397,7 @@ function copyOrDelete(target: ObjectMeta, source: ObjectMeta, field: keyof Objec
 function specChanged(next: Obj, current: Obj): boolean {
   for (const k of new Set([...Object.keys(next), ...Object.keys(current)])) {
     if (k === 'metadata' || k === 'status' || k === 'apiVersion' || k === 'kind') continue;
-    if (!deepEqual(next[k], current[k])) return true;
+    if (!deepEqual(ownValue(next, k), ownValue(current, k))) return true;
   }
   return false;
 }

@@ -10,6 +10,7 @@ import { isPlainObject } from '../../machinery/object.js';
 import { invalid, required, type FieldError } from '../../machinery/status.js';
 import { exceedsBytes, isDNS1123Subdomain, isQualifiedName } from '../../machinery/validation.js';
 import { rec, str } from '../../machinery/fields.js';
+import { setOwn } from '../../machinery/own-property.js';
 
 export const REPORTING_INSTANCE_LENGTH_LIMIT = 128;
 export const ACTION_LENGTH_LIMIT = 128;
@@ -45,7 +46,7 @@ function withoutZeros(v: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
       const n = withoutZeros(x);
-      if (n !== undefined) out[k] = n;
+      if (n !== undefined) setOwn(out, k, n);
     }
     return Object.keys(out).length === 0 ? undefined : out;
   }

@@ -11,7 +11,7 @@ const QOS_RESOURCES = ['cpu', 'memory'];
 function addPositive(total: Map<string, bigint>, list: Rec): string[] {
   const found: string[] = [];
   for (const name of QOS_RESOURCES) {
-    if (!(name in list)) continue;
+    if (!Object.hasOwn(list, name)) continue;
     const q = quantityOf(list[name]);
     if (quantitySign(q) <= 0) continue;
     found.push(name);
