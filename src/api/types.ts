@@ -83,9 +83,10 @@ export interface ResourceDefinition {
   /**
    * Subresources, each declared in registry/subresources.ts (verbs, request kind, owned fields):
    * `status` shares the object, `finalize` (namespaces) writes `spec.finalizers`, `binding` (pods)
-   * takes a Binding that assigns the pod to a node.
+   * takes a Binding that assigns the pod to a node, `token` (service accounts) takes a
+   * TokenRequest and answers it with a bound token.
    */
-  subresources?: { status?: boolean; finalize?: boolean; binding?: boolean };
+  subresources?: { status?: boolean; finalize?: boolean; binding?: boolean; token?: boolean };
   nameRule: NameRule;
   /**
    * Storage shared with another definition: its group stem and plural. Keys are

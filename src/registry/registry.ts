@@ -15,6 +15,7 @@ import type { Capabilities } from './capabilities.js';
 import { resourceCapabilities, subresourceCapabilities } from './rest.js';
 import type { ReviewDeps } from './reviews.js';
 import { type StorageOptions, storeFor } from './stores.js';
+import type { TokenIssuer } from './token-request.js';
 
 export interface GroupVersions {
   group: string;
@@ -35,6 +36,8 @@ export interface ServedResource {
 export interface RegistryDeps extends StorageOptions {
   /** Who review resources ask (the server's authorizer and token authenticators). */
   reviews?: ReviewDeps;
+  /** Who signs service-account tokens (serviceaccounts/token). */
+  tokens?: TokenIssuer;
 }
 
 export class Registry {
@@ -88,7 +91,7 @@ export class Registry {
       }
     }
     const store = storeFor(info, this.store, this.brand, this.cacheOptions, this.deps);
-    const deps = { stores: this, reviews: this.deps.reviews };
+    const deps = { stores: this, reviews: this.deps.reviews, tokens: this.deps.tokens };
     const served: ServedResource = {
       info,
       store,

@@ -10,6 +10,7 @@ import { type Capabilities, type CollectionDeleter, type Creater, type Patcher, 
 import type { GenericStore } from './generic-store.js';
 import { listEntries } from './list.js';
 import { bindPod, type PodStores } from './pod-binding.js';
+import { type TokenIssuer, tokenRequestCreater } from './token-request.js';
 import type { ResourceInfo } from './resource-info.js';
 import { review, type ReviewDeps } from './reviews.js';
 import type { SubresourceDeclaration } from './subresources.js';
@@ -22,9 +23,11 @@ export interface RestDeps {
   stores: PodStores;
   /** Who review resources ask; absent: every review is answered as denied / unauthenticated. */
   reviews?: ReviewDeps;
+  /** Who signs service-account tokens (serviceaccounts/token); absent: token requests are refused. */
+  tokens?: TokenIssuer;
 }
 
-const NO_REVIEWS: ReviewDeps = { authorizer: { authorize: () => 'no-opinion' }, authenticateToken: () => undefined };
+const NO_REVIEWS: ReviewDeps = { authorizer: { authorize: () => 'no-opinion' }, authenticateToken: async () => ({}) };
 
 /** An Updater writing one subresource ('' for the main resource) through the store's update loop. */
 function updaterOf(gs: GenericStore, subresource: string, patches: true): Patcher;
@@ -93,7 +96,9 @@ export function subresourceCapabilities(info: ResourceInfo, sub: SubresourceDecl
   const all: Capabilities =
     sub.storage === 'binding'
       ? { creater: bindingCreater(deps.stores) }
-      : { getter: gs, updater: updaterOf(gs, sub.name), patcher: updaterOf(gs, sub.name, true) };
+      : sub.storage === 'token'
+        ? { creater: tokenRequestCreater(deps.stores, deps.tokens) }
+        : { getter: gs, updater: updaterOf(gs, sub.name), patcher: updaterOf(gs, sub.name, true) };
   const verbs = new Set<Verb>(sub.verbs);
   return checked(`${info.plural}/${sub.name}`, restrictTo(all, verbs), verbs);
 }

@@ -13,8 +13,8 @@ import { str } from '../machinery/fields.js';
 
 export interface ReviewDeps {
   authorizer: Authorizer;
-  /** Authenticates a bearer token; undefined when no token authenticator accepts it. */
-  authenticateToken(token: string): UserInfo | undefined;
+  /** Runs the server's token authenticators: the user, or an error text when one refused the token. */
+  authenticateToken(token: string): Promise<{ user?: UserInfo; error?: string }>;
 }
 
 type Spec = Record<string, unknown>;
@@ -80,7 +80,7 @@ function validateAttributes(info: ResourceInfo, spec: Spec, name: string): void 
 }
 
 /** Answers one review: the posted object with its status. */
-export function review(info: ResourceInfo, deps: ReviewDeps, ctx: RequestContext, namespace: string, obj: Obj): Obj {
+export async function review(info: ResourceInfo, deps: ReviewDeps, ctx: RequestContext, namespace: string, obj: Obj): Promise<Obj> {
   const spec: Spec = isPlainObject(obj.spec) ? obj.spec : {};
   const name = metaOf(obj).name ?? '';
   const out: Obj = { ...obj, metadata: { ...metaOf(obj), creationTimestamp: null as unknown as string } };
@@ -132,8 +132,11 @@ export function review(info: ResourceInfo, deps: ReviewDeps, ctx: RequestContext
     case 'TokenReview': {
       const token = str(spec.token);
       if (token === '') throw invalidObject(info.kind, info.group, name, [required('spec.token')]);
-      const user = deps.authenticateToken(token);
-      out.status = user ? { authenticated: true, user: { username: user.name, uid: user.uid, groups: user.groups, extra: user.extra } } : { user: {} };
+      const { user, error } = await deps.authenticateToken(token);
+      // Upstream: authenticated and the user when a method knew the token, else the error text of any refusal.
+      out.status = user
+        ? { authenticated: true, user: { username: user.name, uid: user.uid, groups: user.groups, extra: user.extra } }
+        : { user: {}, ...(error ? { error } : {}) };
       return out;
     }
     default:

@@ -16,15 +16,18 @@ export interface SubresourceDeclaration {
   readonly verbs: readonly Verb[];
   /** The kind a request takes and answers when it is not the parent's (pods/binding: Binding). */
   readonly kind?: string;
+  /** The kind's group and version when not the parent's (serviceaccounts/token: authentication/v1). */
+  readonly kindGroup?: { groupStem: string; branded: boolean; version: string };
   /** The fields a write of the subresource changes; every other field keeps its stored value. */
   readonly owns: readonly FieldPath[];
   /** True when writes of the main resource keep these fields as stored (status). */
   readonly keptOnMainWrite?: boolean;
   /**
    * How the write reaches the store: `parent` updates the parent object through its own update
-   * loop (status, finalize); `binding` creates a Binding that updates the pod.
+   * loop (status, finalize); `binding` creates a Binding that updates the pod; `token` issues a
+   * service-account token and stores nothing.
    */
-  readonly storage: 'parent' | 'binding';
+  readonly storage: 'parent' | 'binding' | 'token';
 }
 
 const DECLARATIONS: readonly SubresourceDeclaration[] = [
@@ -42,6 +45,15 @@ const DECLARATIONS: readonly SubresourceDeclaration[] = [
   },
   // namespaces/<name>/finalize writes only spec.finalizers.
   { name: 'finalize', verbs: ['update'], owns: [['spec', 'finalizers']], storage: 'parent' },
+  // serviceaccounts/<name>/token: a TokenRequest answered with a bound token (upstream's TokenREST).
+  {
+    name: 'token',
+    verbs: ['create'],
+    kind: 'TokenRequest',
+    kindGroup: { groupStem: 'authentication', branded: true, version: 'v1' },
+    owns: [],
+    storage: 'token',
+  },
   // Upstream's status strategies: ResetObjectMetaForStatus plus the spec kept as stored.
   { name: 'status', verbs: ['get', 'patch', 'update'], owns: [['status']], keptOnMainWrite: true, storage: 'parent' },
 ];

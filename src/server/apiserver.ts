@@ -17,7 +17,10 @@ import { buildDiscovery } from './discovery.js';
 import { hookCheck, type HealthCheck } from './health.js';
 import { createRouter } from './router.js';
 import { issuerDocuments } from './service-account-issuer.js';
-import { authenticationFor, type AuthenticationSettings } from './authentication-config.js';
+import { authenticationFor, type AuthenticationSettings, serviceAccountIssuing, tokenIssuer } from './authentication-config.js';
+import { reviewToken } from './token-review.js';
+import type { TokenAuthenticator } from '../auth/authn/token.js';
+import type { ReviewDeps } from '../registry/reviews.js';
 import { listen } from './listener.js';
 import { versionInfo } from './version.js';
 
@@ -69,13 +72,16 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const startedAt = now();
   const { brand, store } = opts;
   const authorizer = unionAuthorizer([privilegedGroupAuthorizer]);
-  const reviews = { authorizer, authenticateToken: () => undefined };
+  const issuing = serviceAccountIssuing(opts.authentication ?? {}, opts.keyPem, brand);
+  // TokenReview runs the token authenticators, which read the registry: bound once both exist.
+  let tokens: TokenAuthenticator | undefined;
+  const reviews: ReviewDeps = { authorizer, authenticateToken: (token) => reviewToken(tokens, token) };
   const registry = new Registry(
     ALL_RESOURCES,
     brand,
     store,
     { historyMs: opts.watchHistoryMs },
-    { services: { clusterIPRange: opts.serviceClusterIPRange, nodePortRange: opts.serviceNodePortRange }, reviews },
+    { services: { clusterIPRange: opts.serviceClusterIPRange, nodePortRange: opts.serviceNodePortRange }, reviews, tokens: tokenIssuer(issuing) },
   );
   await registry.startCaches();
   const priority = priorityAdmission(registry);
@@ -128,13 +134,14 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     (req, res) => router(req, res),
   );
   const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
-  const authentication = authenticationFor(opts.authentication ?? {}, opts.clientCaPem, opts.keyPem, registry, brand);
+  const authentication = authenticationFor(opts.authentication ?? {}, opts.clientCaPem, issuing, registry, brand);
+  tokens = authentication.tokens;
   const router = createRouter({
     registry,
     brand,
     admission,
     authenticator: authentication.authenticator,
-    issuerDocuments: issuerDocuments(authentication.issuing.issuer, authentication.issuing.verifyKeys, `${host}:${listener.port}`),
+    issuerDocuments: issuerDocuments(issuing.issuer, issuing.verifyKeys, `${host}:${listener.port}`),
     authorizer,
     requestTimeoutMs: opts.requestTimeoutMs,
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,

@@ -3,11 +3,11 @@
  * tokens and service-account objects are read (the registry), the brand's names, the keys.
  */
 import { readFileSync } from 'node:fs';
-import type { Authenticator } from '../auth/authn/authenticator.js';
 import type { BootstrapTokenOptions } from '../auth/authn/bootstrap-token.js';
-import { type AuthenticationOptions, buildAuthenticator } from '../auth/authn/build.js';
+import { type AuthenticationOptions, type BuiltAuthentication, buildAuthentication } from '../auth/authn/build.js';
 import { type SigningKey, signingKeyFromPem, type VerifyKey, verifyKeysFromPem } from '../auth/authn/service-account-keys.js';
-import type { ServiceAccountLookup, ServiceAccountNames } from '../auth/authn/service-account-token.js';
+import { type ServiceAccountLookup, type ServiceAccountNames, signBoundToken } from '../auth/authn/service-account-token.js';
+import type { TokenIssuer } from '../registry/token-request.js';
 import type { Brand } from '../machinery/brand.js';
 import type { Obj } from '../machinery/object.js';
 import { readKubeconfig } from '../pki/kubeconfig-read.js';
@@ -42,10 +42,13 @@ export interface ServiceAccountIssuing {
   key: SigningKey;
   /** Every key that verifies tokens (published in the issuer's JWKS). */
   verifyKeys: readonly VerifyKey[];
+  /** The issuer that signs (the first of issuers). */
   issuer: string;
+  issuers: readonly string[];
   apiAudiences: readonly string[];
   names: ServiceAccountNames;
   maxTokenExpirationSeconds: number;
+  lookupLegacy: boolean;
 }
 
 /** The brand's spellings of upstream's service-account names. */
@@ -74,35 +77,63 @@ function bootstrapTokenSource(registry: Registry, brand: Brand): BootstrapTokenO
   return { namespace: brand.systemNamespace, secretType: `bootstrap.${brand.labelDomain}/token`, getSecret: reader(registry, 'secrets') };
 }
 
-/** Builds the authenticator and the service-account issuing settings; throws start-up errors. */
-export function authenticationFor(
-  settings: AuthenticationSettings,
-  clientCaPem: string,
-  servingKeyPem: string,
-  registry: Registry,
-  brand: Brand,
-): { authenticator: Authenticator; issuing: ServiceAccountIssuing } {
+/** The service-account keys, issuers and audiences; throws start-up errors for unusable key files. */
+export function serviceAccountIssuing(settings: AuthenticationSettings, servingKeyPem: string, brand: Brand): ServiceAccountIssuing {
   const sa = settings.serviceAccounts ?? {};
   const verifyKeys: VerifyKey[] = sa.keyFiles?.length
     ? sa.keyFiles.flatMap((f) => verifyKeysFromPem(readFileSync(f, 'utf8'), f))
     : verifyKeysFromPem(servingKeyPem, 'the serving key');
-  const signingKey = sa.signingKeyFile
+  const key = sa.signingKeyFile
     ? signingKeyFromPem(readFileSync(sa.signingKeyFile, 'utf8'), sa.signingKeyFile)
     : signingKeyFromPem(servingKeyPem, 'the serving key');
   // The signing key always verifies what it signs.
-  if (!verifyKeys.some((k) => k.kid === signingKey.kid)) verifyKeys.push(signingKey);
+  if (!verifyKeys.some((k) => k.kid === key.kid)) verifyKeys.push(key);
   const issuers = sa.issuers?.length ? [...sa.issuers] : [defaultIssuer(brand)];
-  const apiAudiences = sa.apiAudiences?.length ? [...sa.apiAudiences] : issuers;
-  const names = serviceAccountNames(brand);
+  return {
+    key,
+    verifyKeys,
+    issuer: issuers[0],
+    issuers,
+    apiAudiences: sa.apiAudiences?.length ? [...sa.apiAudiences] : issuers,
+    names: serviceAccountNames(brand),
+    maxTokenExpirationSeconds: sa.maxTokenExpirationSeconds ?? 0,
+    lookupLegacy: sa.lookup !== false,
+  };
+}
+
+/** TokenRequest's signer over the issuing settings. */
+export function tokenIssuer(issuing: ServiceAccountIssuing): TokenIssuer {
+  return {
+    apiAudiences: issuing.apiAudiences,
+    maxExpirationSeconds: issuing.maxTokenExpirationSeconds,
+    issue: (req) => signBoundToken(issuing.key, { ...req, issuer: issuing.issuer, names: issuing.names }),
+  };
+}
+
+/** The request authenticator, and the token authenticators alone (for TokenReview); throws start-up errors. */
+export function authenticationFor(
+  settings: AuthenticationSettings,
+  clientCaPem: string,
+  issuing: ServiceAccountIssuing,
+  registry: Registry,
+  brand: Brand,
+): BuiltAuthentication {
   const lookup: ServiceAccountLookup = {
     serviceAccount: reader(registry, 'serviceaccounts'),
     secret: reader(registry, 'secrets'),
     pod: reader(registry, 'pods'),
   };
-  const authenticator = buildAuthenticator({
+  return buildAuthentication({
     ...settings,
     clientCaPem,
-    serviceAccounts: { keys: verifyKeys, issuers, apiAudiences, names, lookup, lookupLegacy: sa.lookup !== false },
+    serviceAccounts: {
+      keys: issuing.verifyKeys,
+      issuers: issuing.issuers,
+      apiAudiences: issuing.apiAudiences,
+      names: issuing.names,
+      lookup,
+      lookupLegacy: issuing.lookupLegacy,
+    },
     bootstrapTokens: settings.enableBootstrapTokenAuth ? bootstrapTokenSource(registry, brand) : undefined,
     webhook: settings.webhook && {
       connection: readKubeconfig(settings.webhook.kubeconfigPath),
@@ -110,8 +141,4 @@ export function authenticationFor(
       cacheTtlMs: settings.webhook.cacheTtlMs,
     },
   });
-  return {
-    authenticator,
-    issuing: { key: signingKey, verifyKeys, issuer: issuers[0], apiAudiences, names, maxTokenExpirationSeconds: sa.maxTokenExpirationSeconds ?? 0 },
-  };
 }

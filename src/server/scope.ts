@@ -40,15 +40,17 @@ export class ResourceScope {
   ) {
     this.verbs = verbsOf(capabilities);
     this.kind = declaration?.kind ?? info.kind;
-    // A subresource of another kind (pods/binding: Binding) names it in the parent's group-version.
-    this.apiVersion = info.apiVersion;
+    // A subresource of another kind names it in the parent's group-version (pods/binding: Binding)
+    // unless it declares its own (serviceaccounts/token: authentication's TokenRequest).
+    const kg = declaration?.kindGroup;
+    this.apiVersion = kg ? `${store.brand.group(kg.groupStem, kg.branded)}/${kg.version}` : info.apiVersion;
     this.store = info.def.virtual ? undefined : store;
   }
 
   /** The schema definition of the request's kind (undefined for a type without one, e.g. a custom resource). */
   definitionName(): string | undefined {
     if (this.definition === undefined) {
-      const def = this.info.def;
+      const def = this.declaration?.kindGroup ?? this.info.def;
       this.definition = { name: apiSchemas().nameOfKind(upstreamGroup(def.groupStem, def.branded), def.version, this.kind) };
     }
     return this.definition.name;

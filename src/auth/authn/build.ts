@@ -41,8 +41,15 @@ export interface AuthenticationOptions {
 const TOKEN_SUCCESS_TTL_MS = 10_000;
 const TOKEN_CACHE_ENTRIES = 10_000;
 
-/** Builds the authenticator; throws (a start-up error) on an unreadable token file or CA. */
-export function buildAuthenticator(opts: AuthenticationOptions): Authenticator {
+export interface BuiltAuthentication {
+  /** Authenticates requests (every method, the authenticated group, anonymous). */
+  authenticator: Authenticator;
+  /** The bearer-token methods alone, cached, as TokenReview runs them. */
+  tokens: TokenAuthenticator;
+}
+
+/** Builds the authenticators; throws (a start-up error) on an unreadable token file or CA. */
+export function buildAuthentication(opts: AuthenticationOptions): BuiltAuthentication {
   const methods: Authenticator[] = [];
   if (opts.requestHeader) methods.push(requestHeaderAuthenticator(opts.requestHeader));
   methods.push(x509Authenticator(opts.clientCaPem));
@@ -54,10 +61,8 @@ export function buildAuthenticator(opts: AuthenticationOptions): Authenticator {
   // OIDC after service-account tokens: both read JWTs, and OIDC may call out to the provider.
   if (opts.oidc) tokens.push(oidcAuthenticator(opts.oidc));
   if (opts.webhook) tokens.push(webhookTokenAuthenticator(opts.webhook));
-  if (tokens.length > 0) {
-    const cached = cachedTokenAuthenticator(unionTokenAuthenticator(tokens), { successTtlMs: TOKEN_SUCCESS_TTL_MS, maxEntries: TOKEN_CACHE_ENTRIES });
-    methods.push(bearerTokenAuthenticator(cached));
-  }
+  const cached = cachedTokenAuthenticator(unionTokenAuthenticator(tokens), { successTtlMs: TOKEN_SUCCESS_TTL_MS, maxEntries: TOKEN_CACHE_ENTRIES });
+  if (tokens.length > 0) methods.push(bearerTokenAuthenticator(cached));
   const authenticated = addAuthenticatedGroup(unionAuthenticator(methods));
-  return opts.anonymousAuth ? withAnonymous(authenticated) : authenticated;
+  return { authenticator: opts.anonymousAuth ? withAnonymous(authenticated) : authenticated, tokens: cached };
 }
