@@ -26,7 +26,7 @@ const CONCURRENCY = 32;
 const GET_OBJECTS = 100;
 const START_ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 3);
 const DEADLINE_MS = 115_000;
-const TARGETS = { get: 0.5, create: 0.25, startEmptyMs: 1000, startRestartMs: 500 };
+const TARGETS = { get: 0.5, create: 0.25, startEmptyMs: 1000, startRestartMs: 500, tokenToCertificate: 0.9 };
 
 interface CaseResult extends LoadResult {
   ratio?: number;
@@ -64,7 +64,7 @@ async function benchTrivial(work: string): Promise<CaseResult> {
   }
 }
 
-async function benchOrch(work: string): Promise<{ get: CaseResult; create: CaseResult }> {
+async function benchOrch(work: string): Promise<{ get: CaseResult; getToken: CaseResult; create: CaseResult }> {
   const dataDir = join(work, 'orch-data');
   await mkdir(dataDir);
   const child = spawnNode([join(HERE, 'orch-server.js'), dataDir], ROOT);
@@ -81,6 +81,15 @@ async function benchOrch(work: string): Promise<{ get: CaseResult; create: CaseR
         expectStatus: 200,
       }),
     );
+    // The same GET with a static bearer token instead of the client certificate (no certificate sent).
+    const getToken = await runLoad({
+      ...loadSpec(
+        ready.url,
+        { ca: ready.caPem },
+        { method: 'GET', path: '/api/v1/namespaces/default/configmaps/bench-{n}', rotate: GET_OBJECTS, expectStatus: 200 },
+      ),
+      authorization: `Bearer ${ready.token}`,
+    });
     const create = await runLoad(
       loadSpec(ready.url, tls, {
         method: 'POST',
@@ -89,7 +98,7 @@ async function benchOrch(work: string): Promise<{ get: CaseResult; create: CaseR
         expectStatus: 201,
       }),
     );
-    return { get, create };
+    return { get, getToken, create };
   } finally {
     await stopChild(child);
   }
@@ -183,6 +192,7 @@ async function main(): Promise<void> {
   const rows: Array<[string, ReturnType<typeof summary>]> = [
     ['trivial https (1 KiB JSON)', summary(trivial)],
     ['orch GET configmap (1 KiB)', summary(orch?.get, trivial)],
+    ['orch GET, static bearer token', summary(orch?.getToken, trivial)],
     ['orch CREATE configmap (sqlite)', summary(orch?.create, trivial)],
   ];
   console.log(`\n${CONCURRENCY} keep-alive HTTP/1.1 connections, ${WARMUP_MS} ms warmup + ${DURATION_MS} ms measured per case;`);
@@ -202,20 +212,27 @@ async function main(): Promise<void> {
   }
 
   const get = summary(orch?.get, trivial);
+  const getToken = summary(orch?.getToken, trivial);
+  const tokenToCertificate = get && getToken && get.rps > 0 ? round3(getToken.rps / get.rps) : undefined;
   const create = summary(orch?.create, trivial);
   const met = {
     get: get?.ratio === undefined ? undefined : get.ratio >= TARGETS.get && get.errors === 0,
     create: create?.ratio === undefined ? undefined : create.ratio >= TARGETS.create && create.errors === 0,
     startEmpty: startEmptyMs === null ? undefined : startEmptyMs < TARGETS.startEmptyMs,
     startRestart: startRestartMs === null ? undefined : startRestartMs < TARGETS.startRestartMs,
+    tokenGet: tokenToCertificate === undefined ? undefined : tokenToCertificate >= TARGETS.tokenToCertificate && getToken?.errors === 0,
   };
   console.log('\ntargets:');
   console.log(`  GET    >= ${TARGETS.get * 100}% of trivial:   ${verdict(met.get)}`);
   console.log(`  CREATE >= ${TARGETS.create * 100}% of trivial:   ${verdict(met.create)}`);
+  console.log(
+    `  GET with a token >= ${TARGETS.tokenToCertificate * 100}% of GET with the certificate (${tokenToCertificate ?? 'n/a'}): ${verdict(met.tokenGet)}`,
+  );
   console.log(`  ready  < ${TARGETS.startEmptyMs} ms (empty):      ${verdict(met.startEmpty)}`);
   console.log(`  ready  < ${TARGETS.startRestartMs} ms (restart):     ${verdict(met.startRestart)}`);
   for (const [name, r] of [
     ['get', orch?.get],
+    ['get with token', orch?.getToken],
     ['create', orch?.create],
   ] as const) {
     if (r?.firstError) console.log(`  note: ${name} had unexpected answers, first: ${r.firstError}`);
@@ -225,6 +242,8 @@ async function main(): Promise<void> {
     JSON.stringify({
       trivial: summary(trivial),
       get,
+      getToken,
+      tokenToCertificate,
       create,
       startEmptyMs,
       startRestartMs,

@@ -16,7 +16,7 @@ const port = Number(url.port);
 const fill = (template: string | undefined, key: number): string | undefined =>
   template?.includes('{n}') ? template.replaceAll('{n}', String(key)) : template;
 const varies = spec.path.includes('{n}') || (spec.body?.includes('{n}') ?? false);
-const fixedRequest = encodeRequest(spec.method, spec.path, url.host, spec.body);
+const fixedRequest = encodeRequest(spec.method, spec.path, url.host, spec.body, spec.authorization);
 
 let latencies = new Float64Array(1 << 16);
 let recorded = 0;
@@ -43,7 +43,7 @@ function rawSender(): { send: Sender; close: () => void } {
   const conn = new RawConnection({ host, port, ...spec.tls });
   const send: Sender = async (n) => {
     const key = spec.rotate ? n % spec.rotate : n;
-    const bytes = varies ? encodeRequest(spec.method, fill(spec.path, key) ?? '', url.host, fill(spec.body, key)) : fixedRequest;
+    const bytes = varies ? encodeRequest(spec.method, fill(spec.path, key) ?? '', url.host, fill(spec.body, key), spec.authorization) : fixedRequest;
     try {
       const status = await conn.send(bytes);
       if (status !== spec.expectStatus && firstError === undefined) {
@@ -66,6 +66,7 @@ function httpsSender(agent: Agent): Sender {
     const path = fill(spec.path, key) ?? '';
     const body = fill(spec.body, key);
     const headers: Record<string, string | number> = { accept: 'application/json' };
+    if (spec.authorization !== undefined) headers.authorization = spec.authorization;
     if (body !== undefined) {
       headers['content-type'] = 'application/json';
       headers['content-length'] = Buffer.byteLength(body);

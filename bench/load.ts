@@ -21,6 +21,8 @@ export interface LoadSpec {
   rotate?: number;
   /** Request body (JSON); `{n}` is replaced like in `path`. */
   body?: string;
+  /** An Authorization header sent with every request (bearer tokens). */
+  authorization?: string;
   /** Status every request must answer with; others are counted as errors. */
   expectStatus: number;
   /** Concurrent keep-alive connections, each one looping request -> response. */

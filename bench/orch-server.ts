@@ -5,6 +5,9 @@
  * with `node --expose-gc`) and prints one line `MEM {json}` with its memory.
  * Usage: node [--expose-gc] dist/bench/orch-server.js <dataDir>
  */
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startControlPlane } from '../src/cmd/control-plane.js';
 
 const dataDir = process.argv[2];
@@ -23,8 +26,12 @@ process.on('SIGUSR2', () => {
   });
 });
 
-const cp = await startControlPlane({ dataDir, securePort: 0, storageBackend: 'sqlite', verbosity: 0 });
-process.stdout.write(`READY ${JSON.stringify({ url: cp.url, caPem: cp.caPem, certPem: cp.adminCertPem, keyPem: cp.adminKeyPem })}\n`);
+// A static bearer token of an admin, so GET with a token can be compared with GET with the certificate.
+const token = randomBytes(24).toString('hex');
+const tokenAuthFile = join(dataDir, 'tokens.csv');
+writeFileSync(tokenAuthFile, `${token},bench-admin,1,system:masters\n`, { mode: 0o600 });
+const cp = await startControlPlane({ dataDir, securePort: 0, storageBackend: 'sqlite', verbosity: 0, tokenAuthFile });
+process.stdout.write(`READY ${JSON.stringify({ url: cp.url, caPem: cp.caPem, certPem: cp.adminCertPem, keyPem: cp.adminKeyPem, token })}\n`);
 
 let stopping = false;
 process.on('SIGTERM', () => {

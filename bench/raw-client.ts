@@ -95,8 +95,9 @@ export class RawConnection {
 }
 
 /** Encodes a request once, so the hot loop only writes bytes. */
-export function encodeRequest(method: string, path: string, host: string, body?: string): Buffer {
+export function encodeRequest(method: string, path: string, host: string, body?: string, authorization?: string): Buffer {
   const lines = [`${method} ${path} HTTP/1.1`, `Host: ${host}`, 'Accept: application/json'];
+  if (authorization !== undefined) lines.push(`Authorization: ${authorization}`);
   if (body !== undefined) {
     lines.push('Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`);
   }

@@ -3,15 +3,9 @@
  * `system:anonymous` in `system:unauthenticated`; one with bad credentials stays 401.
  */
 import { ANONYMOUS } from '../../machinery/user.js';
-import type { Authenticator } from './authenticator.js';
+import { type Authenticator, mapMaybe } from './authenticator.js';
 
 /** Upstream's NewFailOnError(methods, anonymous): a failure is final; only no credential is anonymous. */
 export function withAnonymous(methods: Authenticator): Authenticator {
-  return {
-    async authenticate(req) {
-      const user = await methods.authenticate(req);
-      if (user) return user;
-      return { ...ANONYMOUS, groups: [...ANONYMOUS.groups] };
-    },
-  };
+  return { authenticate: (req) => mapMaybe(methods.authenticate(req), (user) => user ?? { ...ANONYMOUS, groups: [...ANONYMOUS.groups] }) };
 }

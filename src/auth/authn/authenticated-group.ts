@@ -3,7 +3,7 @@
  * `system:authenticated`, unless it is anonymous or already names either system group.
  */
 import type { UserInfo } from '../../machinery/user.js';
-import type { Authenticator } from './authenticator.js';
+import { type Authenticator, mapMaybe } from './authenticator.js';
 
 export const AUTHENTICATED_GROUP = 'system:authenticated';
 const UNAUTHENTICATED_GROUP = 'system:unauthenticated';
@@ -15,12 +15,17 @@ export function withAuthenticatedGroup(user: UserInfo): UserInfo {
   return { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] };
 }
 
-/** Wraps an authenticator so every user it finds gets the group. */
+/** Wraps an authenticator so every user it finds gets the group (the same cached user, the same result: no copy per request). */
 export function addAuthenticatedGroup(inner: Authenticator): Authenticator {
-  return {
-    async authenticate(req) {
-      const user = await inner.authenticate(req);
-      return user ? withAuthenticatedGroup(user) : undefined;
-    },
+  const added = new WeakMap<UserInfo, UserInfo>();
+  const adorn = (user: UserInfo | undefined): UserInfo | undefined => {
+    if (!user) return undefined;
+    let out = added.get(user);
+    if (!out) {
+      out = withAuthenticatedGroup(user);
+      added.set(user, out);
+    }
+    return out;
   };
+  return { authenticate: (req) => mapMaybe(inner.authenticate(req), adorn) };
 }

@@ -26,25 +26,50 @@ export interface Authenticator {
 /** Credentials were presented and rejected; the message is for logs, never for the client. */
 export class AuthenticationFailure extends Error {}
 
+/** A value now or later: authenticators answer synchronously when they can (cache hits), so the hot path awaits nothing. */
+export type Maybe<T> = T | Promise<T>;
+
 /**
- * Upstream's union: methods in order, the first user wins; when none finds a user, any failure
- * makes the request 401 (by throwing the failures together), otherwise it has no user.
+ * Tries methods in order until one finds a user: upstream's union. When none does, any failure
+ * makes the request 401 (the failures thrown together), otherwise there is no user. Stays
+ * synchronous while the methods do.
  */
-export function unionAuthenticator(methods: readonly Authenticator[]): Authenticator {
-  return {
-    async authenticate(req) {
-      const failures: string[] = [];
-      for (const m of methods) {
-        try {
-          const user = await m.authenticate(req);
-          if (user) return user;
-        } catch (e) {
-          if (!(e instanceof AuthenticationFailure)) throw e;
-          failures.push(e.message);
-        }
+export function firstFound<M, U>(methods: readonly M[], attempt: (m: M) => Maybe<U | undefined>): Maybe<U | undefined> {
+  const failures: string[] = [];
+  const from = (start: number): Maybe<U | undefined> => {
+    for (let i = start; i < methods.length; i++) {
+      let result: Maybe<U | undefined>;
+      try {
+        result = attempt(methods[i]);
+      } catch (e) {
+        if (!(e instanceof AuthenticationFailure)) throw e;
+        failures.push(e.message);
+        continue;
       }
-      if (failures.length > 0) throw new AuthenticationFailure(failures.join(', '));
-      return undefined;
-    },
+      if (result instanceof Promise) {
+        return result.then(
+          (user) => user ?? from(i + 1),
+          (e) => {
+            if (!(e instanceof AuthenticationFailure)) throw e;
+            failures.push(e.message);
+            return from(i + 1);
+          },
+        );
+      }
+      if (result) return result;
+    }
+    if (failures.length > 0) throw new AuthenticationFailure(failures.join(', '));
+    return undefined;
   };
+  return from(0);
+}
+
+/** Upstream's request-authenticator union. */
+export function unionAuthenticator(methods: readonly Authenticator[]): Authenticator {
+  return { authenticate: (req) => firstFound(methods, (m) => m.authenticate(req)) };
+}
+
+/** Applies fn to a value now or later. */
+export function mapMaybe<T, R>(value: Maybe<T>, fn: (v: T) => R): Maybe<R> {
+  return value instanceof Promise ? value.then(fn) : fn(value);
 }

@@ -23,12 +23,12 @@ test('bearer: scheme in any case, one space; the header is removed on success', 
   assert.equal(await auth.authenticate(reqWith('Bearer  good')), undefined);
   assert.equal(await auth.authenticate(reqWith('Basic abc')), undefined);
   assert.equal(await auth.authenticate(reqWith()), undefined);
-  await assert.rejects(Promise.resolve(auth.authenticate(reqWith('Bearer bad'))), AuthenticationFailure);
+  await assert.rejects(async () => auth.authenticate(reqWith('Bearer bad')), AuthenticationFailure);
 });
 
 test('token union: the first method that knows the token wins; failures count only when none does', async () => {
   assert.deepEqual(await unionTokenAuthenticator([failing, known]).authenticateToken('good'), alice);
-  await assert.rejects(Promise.resolve(unionTokenAuthenticator([known, failing]).authenticateToken('bad')), AuthenticationFailure);
+  await assert.rejects(async () => unionTokenAuthenticator([known, failing]).authenticateToken('bad'), AuthenticationFailure);
   assert.equal(await unionTokenAuthenticator([known]).authenticateToken('bad'), undefined);
 });
 

@@ -5,31 +5,16 @@
  */
 import { createHash } from 'node:crypto';
 import type { UserInfo } from '../../machinery/user.js';
-import { AuthenticationFailure, type Authenticator } from './authenticator.js';
+import { AuthenticationFailure, type Authenticator, firstFound, type Maybe, mapMaybe } from './authenticator.js';
 
 /** One token method: a user, undefined when the token is not its kind, or an AuthenticationFailure. */
 export interface TokenAuthenticator {
-  authenticateToken(token: string): UserInfo | undefined | Promise<UserInfo | undefined>;
+  authenticateToken(token: string): Maybe<UserInfo | undefined>;
 }
 
 /** The first method that knows the token wins; failures count only when none does. */
 export function unionTokenAuthenticator(methods: readonly TokenAuthenticator[]): TokenAuthenticator {
-  return {
-    async authenticateToken(token) {
-      const failures: string[] = [];
-      for (const m of methods) {
-        try {
-          const user = await m.authenticateToken(token);
-          if (user) return user;
-        } catch (e) {
-          if (!(e instanceof AuthenticationFailure)) throw e;
-          failures.push(e.message);
-        }
-      }
-      if (failures.length > 0) throw new AuthenticationFailure(failures.join(', '));
-      return undefined;
-    },
-  };
+  return { authenticateToken: (token) => firstFound(methods, (m) => m.authenticateToken(token)) };
 }
 
 export interface TokenCacheOptions {
@@ -47,18 +32,20 @@ export interface TokenCacheOptions {
 export function cachedTokenAuthenticator(inner: TokenAuthenticator, opts: TokenCacheOptions): TokenAuthenticator {
   const now = opts.now ?? Date.now;
   const entries = new Map<string, { user: UserInfo; expires: number }>();
+  const remember = (key: string, user: UserInfo | undefined): UserInfo | undefined => {
+    if (user) {
+      if (entries.size >= opts.maxEntries) entries.delete(entries.keys().next().value as string);
+      entries.set(key, { user, expires: now() + opts.successTtlMs });
+    }
+    return user;
+  };
   return {
-    async authenticateToken(token) {
+    authenticateToken(token) {
       const key = createHash('sha256').update(token).digest('base64');
       const hit = entries.get(key);
       if (hit && hit.expires > now()) return hit.user;
       if (hit) entries.delete(key);
-      const user = await inner.authenticateToken(token);
-      if (user) {
-        if (entries.size >= opts.maxEntries) entries.delete(entries.keys().next().value as string);
-        entries.set(key, { user, expires: now() + opts.successTtlMs });
-      }
-      return user;
+      return mapMaybe(inner.authenticateToken(token), (user) => remember(key, user));
     },
   };
 }
@@ -70,17 +57,18 @@ export function cachedTokenAuthenticator(inner: TokenAuthenticator, opts: TokenC
  */
 export function bearerTokenAuthenticator(tokens: TokenAuthenticator): Authenticator {
   return {
-    async authenticate(req) {
+    authenticate(req) {
       const header = req.headers.authorization;
       if (typeof header !== 'string') return undefined;
       const parts = header.trim().split(' ');
       if (parts.length < 2 || parts[0].toLowerCase() !== 'bearer') return undefined;
       const token = parts[1];
       if (token === '') return undefined;
-      const user = await tokens.authenticateToken(token);
-      if (!user) throw new AuthenticationFailure('invalid bearer token');
-      delete req.headers.authorization;
-      return user;
+      return mapMaybe(tokens.authenticateToken(token), (user) => {
+        if (!user) throw new AuthenticationFailure('invalid bearer token');
+        delete req.headers.authorization;
+        return user;
+      });
     },
   };
 }
