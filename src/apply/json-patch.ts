@@ -1,9 +1,18 @@
 /**
  * JSON patch (RFC 6902): add, remove, replace, move, copy, test over JSON pointers (RFC 6901).
  * Any failure throws a BadRequest-style error naming the operation, and the input is untouched.
+ *
+ * Bounded as upstream bounds it: at most 10,000 operations (413 before any is applied), and
+ * `copy` may add at most 3 MiB in all (422), since each copy can double the document.
  */
 import { deepEqual } from '../machinery/deep-equal.js';
 import { badRequest, StatusError } from '../machinery/status.js';
+
+/** Upstream's maxJSONPatchOperations. */
+export const MAX_JSON_PATCH_OPERATIONS = 10_000;
+
+/** Upstream's JSONPatchMaxCopyBytes: twice etcd's 1.5 MiB request limit. */
+export const MAX_ACCUMULATED_COPY_BYTES = 3 * 1024 * 1024;
 
 type Container = Record<string, unknown> | unknown[];
 
@@ -76,10 +85,52 @@ function replace(doc: unknown, path: string[], value: unknown): unknown {
   return doc;
 }
 
+/**
+ * Size of v as compact JSON (UTF-8 bytes), as the patch library counts a copy. Iterative, and
+ * linear in v: every copy sized is one the limit admits, or the last one.
+ */
+export function jsonSize(v: unknown): number {
+  let size = 0;
+  const stack: unknown[] = [v];
+  while (stack.length > 0) {
+    const cur = stack.pop();
+    if (typeof cur === 'string') size += Buffer.byteLength(JSON.stringify(cur));
+    else if (Array.isArray(cur)) {
+      // Brackets and the commas between elements.
+      size += 1 + Math.max(cur.length, 1);
+      for (const e of cur) stack.push(e);
+    } else if (typeof cur === 'object' && cur !== null) {
+      const keys = Object.keys(cur);
+      size += 1 + Math.max(keys.length, 1);
+      for (const k of keys) {
+        size += Buffer.byteLength(JSON.stringify(k)) + 1;
+        stack.push((cur as Record<string, unknown>)[k]);
+      }
+    } else size += String(cur ?? null).length;
+  }
+  return size;
+}
+
+function accumulatedCopySizeError(accumulated: number): StatusError {
+  return new StatusError(
+    422,
+    'Invalid',
+    `Unable to complete the copy, the accumulated size increase of copy is ${accumulated}, exceeding the limit ${MAX_ACCUMULATED_COPY_BYTES}`,
+  );
+}
+
 /** Applies an RFC 6902 patch document to a copy of doc. */
 export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
   if (!Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  if (patch.length > MAX_JSON_PATCH_OPERATIONS) {
+    throw new StatusError(
+      413,
+      'RequestEntityTooLarge',
+      `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`,
+    );
+  }
   let out = structuredClone(doc);
+  let copied = 0;
   for (const raw of patch) {
     if (!isContainer(raw) || Array.isArray(raw)) throw badRequest('invalid JSON patch operation');
     const op = raw as Record<string, unknown>;
@@ -103,7 +154,11 @@ export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
         }
         case 'copy': {
           const from = parsePointer(String(op.from ?? ''));
-          out = add(out, path, structuredClone(getAt(out, from)));
+          const value = getAt(out, from);
+          // Counted before the value is cloned: past the limit nothing more is allocated.
+          copied += jsonSize(value);
+          if (copied > MAX_ACCUMULATED_COPY_BYTES) throw accumulatedCopySizeError(copied);
+          out = add(out, path, structuredClone(value));
           break;
         }
         case 'test':
