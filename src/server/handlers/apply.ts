@@ -3,11 +3,11 @@
  * manager merges the configuration into the live object inside the update loop; an object that
  * does not exist is created from it (201), as upstream's patch with forceAllowCreate.
  */
-import { parse as parseYaml } from 'yaml';
 import { parseBoolError, parseGoBool } from '../../machinery/go-bool.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest, conflict, type FieldError, forbiddenField, required, StatusError } from '../../machinery/status.js';
 import { readBody } from '../http.js';
+import { decodeApplyConfiguration } from '../../codec/decode-body.js';
 import { fieldManagerErrors, invalidOptions } from './field-management.js';
 import { fieldManagerFor } from './field-tracking.js';
 import { fieldValidationOf, readFieldsAs } from './field-validation.js';
@@ -30,34 +30,6 @@ export function patchOptionsOf(r: ResourceRequest, apply: boolean): { force: boo
   errs.push(...fieldManagerErrors(r));
   if (errs.length > 0) throw invalidOptions(r, 'PatchOptions', errs);
   return { force: force ?? false };
-}
-
-/** The applied configuration: a YAML (or JSON) mapping; null or empty is an empty one. */
-function decodeConfig(text: string): Obj {
-  let v: unknown;
-  // JSON is YAML; clients mostly send JSON, which JSON.parse reads far faster.
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith('{')) {
-    try {
-      return JSON.parse(text) as Obj;
-    } catch {
-      // Not JSON after all (a YAML flow mapping): read it as YAML below.
-    }
-  }
-  try {
-    // sigs.k8s.io/yaml reads YAML 1.1 (yes/no booleans, `<<` merges) and lets a repeated key win.
-    v = parseYaml(text, { version: '1.1', uniqueKeys: false });
-  } catch (e) {
-    throw badRequest(`error decoding YAML: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  if (v === null || v === undefined) return {};
-  if (!isPlainObject(v)) {
-    const kind = Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v;
-    throw badRequest(
-      `error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`,
-    );
-  }
-  return v as Obj;
 }
 
 /** checkName: the applied object must name the URL's object (and may not name another namespace). */
@@ -100,7 +72,7 @@ export async function handleApply(r: ResourceRequest): Promise<void> {
   const { force } = patchOptionsOf(r, true);
   const dryRun = dryRunOf(r.query);
   fieldValidationOf(r, 'PatchOptions');
-  const config = decodeConfig(raw);
+  const config = await decodeApplyConfiguration(raw, r.store.info);
   const manager = r.query.get('fieldManager') as string;
   const apply = (live: Obj | undefined) => checkName(r, asStoredType(r, fm.apply(live, structuredClone(config), manager, force)));
   for (;;) {

@@ -10,7 +10,8 @@ import type { PatchSchema } from '../../apply/strategic-merge-patch.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest, invalid, invalidObject, unsupportedMediaType } from '../../machinery/status.js';
-import { exceedsDepth, jsonType, MAX_JSON_DEPTH, objectShapeError } from '../../machinery/object-shape.js';
+import { jsonType, objectShapeError } from '../../machinery/object-shape.js';
+import { decodePatchBody } from '../../codec/decode-body.js';
 import { readBody } from '../http.js';
 import { definitionOf, fieldValidationOf, readFieldsAs } from './field-validation.js';
 import { fieldTracking } from './field-management.js';
@@ -71,18 +72,12 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
   patchOptionsOf(r, false);
   const fieldValidation = fieldValidationOf(r, 'PatchOptions');
   const raw = (await readBody(r.req)).toString('utf8');
-  let patch: unknown;
-  try {
-    patch = JSON.parse(raw);
-  } catch (e) {
-    throw badRequest(`error decoding patch: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  const patch = decodePatchBody(raw);
   if (type === MERGE_PATCH && !isPlainObject(patch)) throw badRequest('json: cannot unmarshal into Go value of type map[string]interface {}');
   // Upstream decodes a strategic merge patch into a map: null is an empty patch.
   if (type === STRATEGIC_MERGE_PATCH && patch !== null && !isPlainObject(patch)) {
     throw badRequest(`json: cannot unmarshal ${jsonType(patch)} into Go value of type map[string]interface {}`);
   }
-  if (exceedsDepth(patch)) throw badRequest(`error decoding patch: json: exceeded max depth of ${MAX_JSON_DEPTH}`);
   const info = r.store.info;
   const transform = (current: Obj): Obj => {
     const patched = (
