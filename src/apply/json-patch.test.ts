@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StatusError } from '../machinery/status.js';
-import { applyJsonPatch, jsonSize, MAX_ACCUMULATED_COPY_BYTES } from './json-patch.js';
+import { applyJsonPatch, applyJsonPatchInSlices, jsonSize, MAX_ACCUMULATED_COPY_BYTES } from './json-patch.js';
 
 const configMap = () => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' } });
 
@@ -52,5 +52,27 @@ describe('JSON patch limits', () => {
       assert.equal(jsonSize(v), Buffer.byteLength(JSON.stringify(v)), JSON.stringify(v));
     }
     assert.equal(MAX_ACCUMULATED_COPY_BYTES, 3 * 1024 * 1024);
+  });
+
+  it('applies a costly patch in slices, letting the event loop run between them', async () => {
+    const ops: unknown[] = [{ op: 'add', path: '/a', value: new Array(300_000).fill(0) }];
+    for (let i = 0; i < 3_000; i++) ops.push({ op: 'add', path: '/a/0', value: i });
+    let worstGap = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      worstGap = Math.max(worstGap, now - last);
+      last = now;
+    }, 1);
+    const out = (await applyJsonPatchInSlices(configMap(), ops)) as { a: number[] };
+    clearInterval(timer);
+    assert.equal(out.a.length, 303_000);
+    assert.equal(out.a[0], 2_999);
+    assert.ok(worstGap < 250, `the loop waited ${worstGap.toFixed(0)} ms`);
+    const e = await applyJsonPatchInSlices(configMap(), doublingPatch()).then(
+      () => assert.fail('expected a refusal'),
+      (err: unknown) => err,
+    );
+    assert.ok(e instanceof StatusError && e.code === 422);
   });
 });

@@ -4,7 +4,7 @@
  * lose an update.
  */
 import { apiSchemas } from '../../api/schema/index.js';
-import { applyJsonPatch } from '../../apply/json-patch.js';
+import { applyJsonPatchInSlices } from '../../apply/json-patch.js';
 import { mergePatch } from '../../apply/merge-patch.js';
 import type { PatchSchema } from '../../apply/strategic-merge-patch.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
@@ -79,10 +79,10 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     throw badRequest(`json: cannot unmarshal ${jsonType(patch)} into Go value of type map[string]interface {}`);
   }
   const info = r.store.info;
-  const transform = (current: Obj): Obj => {
+  const transform = async (current: Obj): Promise<Obj> => {
     const patched = (
       type === JSON_PATCH
-        ? applyJsonPatch(current, patch)
+        ? await applyJsonPatchInSlices(current, patch)
         : type === STRATEGIC_MERGE_PATCH && strategic !== undefined
           ? smp.strategicMergePatch(current, (patch ?? {}) as Obj, strategic)
           : mergePatch(current, patch)
