@@ -147,11 +147,13 @@ describe('hostile patches and bodies', () => {
     assertStatus(yaml, 400, /exceeded max depth of 1000/);
   });
 
-  it('deeply nested merge and strategic patches and create bodies are 400', async () => {
+  it('deeply nested merge and strategic patches, create and delete bodies are 400, changing nothing', async () => {
     const deep = `{"metadata":{"annotations":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`;
     assertStatus(await probed('PATCH', `${CM}/target`, deep, 'application/merge-patch+json'), 400, /exceeded max depth/);
     assertStatus(await probed('PATCH', `${CM}/target`, deep, 'application/strategic-merge-patch+json'), 400, /exceeded max depth/);
     assertStatus(await probed('POST', CM, deep), 400, /exceeded max depth/);
+    assertStatus(await probed('DELETE', `${CM}/target`, `{"preconditions":${deep}}`), 400, /exceeded max depth/);
+    assert.equal((await call('GET', `${CM}/target`)).status, 200);
   });
 
   it('finding 7c: a Protobuf body with creationTimestamp.seconds = 2^63-1 is 400', async () => {

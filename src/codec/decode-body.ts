@@ -128,3 +128,15 @@ export function decodePatchBody(text: string): unknown {
     throw badRequest(`error decoding patch: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
+
+/** An options body (DeleteOptions): JSON of bounded nesting; undefined when empty. */
+export function decodeOptionsBody(body: Buffer): unknown {
+  if (body.length === 0) return undefined;
+  const text = body.toString('utf8');
+  if (jsonTextExceedsDepth(text)) throw badRequest(`couldn't get version/kind; json parse error: ${DEPTH_ERROR}`);
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw badRequest(`couldn't get version/kind; json parse error: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}

@@ -1,6 +1,6 @@
 /** DELETE of one object, and of a collection. */
 import { writeObject, readBody } from '../http.js';
-import { badRequest } from '../../machinery/status.js';
+import { decodeOptionsBody } from '../../codec/decode-body.js';
 import { admitFor, dryRunOf, listOptionsOf, type ResourceRequest } from './resource-request.js';
 import { deleteOptionsOf } from './delete-options.js';
 import { selectionFor } from '../../registry/selection.js';
@@ -10,13 +10,7 @@ import { entryObject } from '../../registry/cache-entry.js';
 import { metaOf } from '../../machinery/object.js';
 
 async function optionalBody(r: ResourceRequest): Promise<unknown> {
-  const raw = await readBody(r.req);
-  if (raw.length === 0) return undefined;
-  try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch (e) {
-    throw badRequest(`couldn't get version/kind; json parse error: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  return decodeOptionsBody(await readBody(r.req));
 }
 
 /** 200 with the object while it is finalizing, 200 with a Success Status once removed. */
