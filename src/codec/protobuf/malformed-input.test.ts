@@ -33,7 +33,8 @@ function assertMalformed(raw: Uint8Array, pattern?: RegExp): void {
     () => decodeProtobufObject(configMapBody(raw), CM),
     (e: unknown) => e instanceof ProtobufDecodeError && (pattern === undefined || pattern.test(e.message)),
   );
-  assert.ok(performance.now() - start < 100);
+  // Bounded, not instant: the first call also loads the message types.
+  assert.ok(performance.now() - start < 2000);
 }
 
 describe('malformed Protobuf bodies', () => {
