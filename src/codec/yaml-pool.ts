@@ -93,7 +93,8 @@ function dispatch(): void {
 export function decodeYamlOffThread(source: string, opts: YamlOptions): Promise<unknown> {
   if (source.length <= INLINE_MAX_CHARS) {
     try {
-      return Promise.resolve(decodeYaml(source, opts));
+      // Through JSON text as from a worker, so both paths give the same value (Infinity: null).
+      return Promise.resolve(JSON.parse(JSON.stringify(decodeYaml(source, opts)) ?? 'null'));
     } catch (e) {
       return Promise.reject(e);
     }
