@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import protobuf from 'protobufjs';
 import { decodeProtobufObject } from './codec.js';
 import { encodeEnvelope } from './envelope.js';
+import { protobufTypeFor } from './registry.js';
 import { ProtobufDecodeError } from './errors.js';
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' };
@@ -70,6 +71,46 @@ describe('malformed Protobuf bodies', () => {
     const start = performance.now();
     const cm = decodeProtobufObject(configMapBody(w.finish()), CM) as { data: Record<string, string> };
     assert.deepEqual(cm.data, { k: 'v' });
+    assert.ok(performance.now() - start < 2000);
+  });
+
+  it('a schema nested 100,000 levels (JSONSchemaProps.not in a CRD) is malformed, found fast', () => {
+    const crdType = protobufTypeFor('apiextensions.k8s.io/v1', 'CustomResourceDefinition');
+    const props = crdType.root.lookupType('k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps');
+    const not = props.fields.not.id;
+    // Built from the inside out: each level is a length-delimited `not` around the previous one.
+    const chunks: Uint8Array[] = [];
+    let inner = 0;
+    for (let i = 0; i < 100_000; i++) {
+      const head = protobuf.Writer.create()
+        .uint32((not << 3) | 2)
+        .uint32(inner)
+        .finish();
+      chunks.push(head);
+      inner += head.length;
+    }
+    const schema = Buffer.concat(chunks.reverse());
+    const validation = protobuf.Writer.create()
+      .uint32((1 << 3) | 2)
+      .bytes(schema)
+      .finish();
+    const version = protobuf.Writer.create()
+      .uint32(0x0a)
+      .string('v1')
+      .uint32((4 << 3) | 2)
+      .bytes(validation)
+      .finish();
+    const spec = protobuf.Writer.create()
+      .uint32((7 << 3) | 2)
+      .bytes(version)
+      .finish();
+    const raw = protobuf.Writer.create()
+      .uint32((2 << 3) | 2)
+      .bytes(spec)
+      .finish();
+    const body = encodeEnvelope({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', raw });
+    const start = performance.now();
+    assert.throws(() => decodeProtobufObject(body), ProtobufDecodeError);
     assert.ok(performance.now() - start < 2000);
   });
 });
