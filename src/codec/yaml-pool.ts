@@ -14,6 +14,8 @@ const INLINE_MAX_CHARS = 512;
 const MAX_WORKERS = 2;
 /** No bounded document takes this long; a worker that does is stuck in some library path. */
 const DECODE_TIMEOUT_MS = 10_000;
+/** An idle worker is ended after this long, giving its memory back. */
+const IDLE_MS = 30_000;
 
 interface Job {
   source: string;
@@ -42,6 +44,8 @@ function spawn(): Slot {
   worker.on('message', (reply: YamlReply) => {
     const job = finish(slot);
     idle.push(slot);
+    slot.timer = setTimeout(() => retire(slot, new YamlDecodeError('yaml: decoder stopped')), IDLE_MS);
+    slot.timer.unref();
     dispatch();
     if (job === undefined) return;
     if ('error' in reply) job.reject(new YamlDecodeError(reply.error));
@@ -81,6 +85,7 @@ function dispatch(): void {
     const slot = idle.pop() ?? (workers < MAX_WORKERS ? spawn() : undefined);
     if (slot === undefined) return;
     const job = queue.shift() as Job;
+    clearTimeout(slot.timer);
     slot.job = job;
     slot.worker.ref();
     slot.timer = setTimeout(() => retire(slot, new YamlDecodeError('yaml: document took too long to decode')), DECODE_TIMEOUT_MS);
