@@ -42,12 +42,76 @@ export function sliceElementKind(...lists: unknown[][]): ElementKind {
 
 /** Index of the first object in list whose mergeKey equals value, or -1. */
 export function findMapIndex(list: unknown[], mergeKey: string, value: unknown): number {
-  for (let i = 0; i < list.length; i++) {
-    const v = list[i];
-    if (!isPlainObject(v)) throw patchError(`value for key ${i} is not a map.`);
-    if (Object.hasOwn(v, mergeKey) && goEqual(v[mergeKey], value)) return i;
+  return new MergeKeyIndex(list, mergeKey).find(value);
+}
+
+/**
+ * The lookups of findMapIndex over one list in constant time each, so merging two lists of n
+ * items costs O(n), not O(n²): 20,000 containers must not hold the event loop. Values are
+ * keyed as goEqual compares them (undefined as null; objects by identity, never equal in JSON).
+ */
+export class MergeKeyIndex {
+  /** Every position of each merge-key value, ascending; head[k] skips those no longer matching. */
+  private readonly positions = new Map<unknown, number[]>();
+  private readonly head = new Map<unknown, number>();
+  /** The first item that is not an object: upstream's scan fails there unless a match comes first. */
+  private readonly firstNonMap: number;
+
+  constructor(
+    private readonly list: unknown[],
+    private readonly mergeKey: string,
+  ) {
+    let firstNonMap = -1;
+    for (let i = 0; i < list.length; i++) {
+      const v = list[i];
+      if (!isPlainObject(v)) {
+        if (firstNonMap < 0) firstNonMap = i;
+        continue;
+      }
+      this.add(v, i);
+    }
+    this.firstNonMap = firstNonMap;
   }
-  return -1;
+
+  /** Records that list[i] (an object) now holds item. */
+  add(item: unknown, i: number): void {
+    if (!isPlainObject(item) || !Object.hasOwn(item, this.mergeKey)) return;
+    const key = item[this.mergeKey] ?? null;
+    const at = this.positions.get(key);
+    if (at === undefined) this.positions.set(key, [i]);
+    else at.push(i);
+  }
+
+  /** Index of the first object whose merge key equals value, or -1; as findMapIndex, fails on a non-object before it. */
+  find(value: unknown): number {
+    const key = value ?? null;
+    const at = this.positions.get(key);
+    let found = -1;
+    if (at !== undefined) {
+      // Items merged since they were indexed may have lost their key (a patch can null it).
+      let h = this.head.get(key) ?? 0;
+      while (h < at.length && !this.matches(at[h], key)) h++;
+      this.head.set(key, h);
+      if (h < at.length) found = at[h];
+    }
+    if (this.firstNonMap >= 0 && (found < 0 || this.firstNonMap < found)) throw patchError(`value for key ${this.firstNonMap} is not a map.`);
+    return found;
+  }
+
+  private matches(i: number, key: unknown): boolean {
+    const v = this.list[i];
+    return isPlainObject(v) && Object.hasOwn(v, this.mergeKey) && goEqual(v[this.mergeKey], key);
+  }
+}
+
+/** Position of each key's first item in list (keyOf gives an item's key). */
+function firstPositions(list: unknown[], keyOf: (v: unknown) => unknown): Map<unknown, number> {
+  const at = new Map<unknown, number>();
+  for (let i = 0; i < list.length; i++) {
+    const k = keyOf(list[i]) ?? null;
+    if (!at.has(k)) at.set(k, i);
+  }
+  return at;
 }
 
 /** Whether two items have equal merge keys (or are equal, for primitives: mergeKey ''). */
@@ -80,35 +144,35 @@ export function partitionByPresence(merged: unknown[], partitionBy: unknown[], m
     for (const v of merged) (inPatch.has(v) ? patchItems : serverOnly).push(v);
     return { patchItems, serverOnly };
   }
+  const index = new MergeKeyIndex(partitionBy, mergeKey);
   for (const v of merged) {
     if (!isPlainObject(v)) throw badArgType('map', v);
     if (!Object.hasOwn(v, mergeKey)) throw noMergeKey(v, mergeKey);
-    (findMapIndex(partitionBy, mergeKey, v[mergeKey]) >= 0 ? patchItems : serverOnly).push(v);
+    (index.find(v[mergeKey]) >= 0 ? patchItems : serverOnly).push(v);
   }
   return { patchItems, serverOnly };
 }
 
-/** Go's deduplicateScalars: removes later duplicates in place, moving the tail into the holes. */
+/**
+ * The distinct scalars of s, first occurrences kept. Go's deduplicateScalars moves the tail into
+ * the holes instead, a different order, but callers sort the result by positions every item
+ * has (a strict order), so only the set matters, and a Set makes it linear.
+ */
 export function deduplicateScalars(s: unknown[]): unknown[] {
-  let last = s.length - 1;
-  for (let i = 0; i < last; i++) {
-    for (let j = i + 1; j <= last; j++) {
-      if (goEqual(s[i], s[j])) {
-        s[j] = s[last];
-        s.length = last;
-        last--;
-        j--;
-      }
-    }
+  const seen = new Set<unknown>();
+  const out: unknown[] = [];
+  for (const v of s) {
+    const k = v ?? null;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(v);
   }
-  return s;
+  return out;
 }
 
-/** Position of item in list, by merge key for objects and by value otherwise. */
-function indexIn(list: unknown[], item: unknown, mergeKey: string, kind: ElementKind): number {
-  const keyOf = kind === 'map' ? (v: unknown) => (isPlainObject(v) ? v[mergeKey] : null) : (v: unknown) => v;
-  const wanted = keyOf(item);
-  return list.findIndex((v) => goEqual(keyOf(v), wanted));
+/** An item's key for ordering: its merge-key value for objects, itself otherwise. */
+function orderKeyOf(mergeKey: string, kind: ElementKind): (v: unknown) => unknown {
+  return kind === 'map' ? (v) => (isPlainObject(v) ? v[mergeKey] : null) : (v) => v;
 }
 
 /** Sorts toSort by its items' positions in order; `$patch: delete` items go last, unsorted. */
@@ -124,16 +188,12 @@ function normalizeSliceOrder(toSort: unknown[], order: unknown[], mergeKey: stri
     }
     ({ kept: items, toDelete } = extractToDeleteItems(toSort));
   }
-  const sorted = [...items];
-  goSliceStable(sorted, (a, b) => {
-    const ia = indexIn(order, a, mergeKey, kind);
-    if (ia >= 0) {
-      const ib = indexIn(order, b, mergeKey, kind);
-      if (ib >= 0) return ia < ib;
-    }
-    return true;
-  });
-  return [...sorted, ...toDelete];
+  // Each item's position in order, looked up once: the comparator then costs O(1).
+  const keyOf = orderKeyOf(mergeKey, kind);
+  const positions = firstPositions(order, keyOf);
+  const sorted = items.map((item) => ({ item, at: positions.get(keyOf(item) ?? null) ?? -1 }));
+  goSliceStable(sorted, (a, b) => a.at < 0 || b.at < 0 || a.at < b.at);
+  return [...sorted.map((s) => s.item), ...toDelete];
 }
 
 /**
@@ -143,11 +203,14 @@ function normalizeSliceOrder(toSort: unknown[], order: unknown[], mergeKey: stri
  */
 function mergeSortedSlice(left: unknown[], right: unknown[], serverOrder: unknown[], mergeKey: string, kind: ElementKind): unknown[] {
   const out: unknown[] = [];
+  const keyOf = orderKeyOf(mergeKey, kind);
+  const positions = firstPositions(serverOrder, keyOf);
+  const at = (v: unknown) => positions.get(keyOf(v) ?? null) ?? -1;
   let i = 0;
   let j = 0;
   while (i < left.length && j < right.length) {
-    const li = indexIn(serverOrder, left[i], mergeKey, kind);
-    const ri = indexIn(serverOrder, right[j], mergeKey, kind);
+    const li = at(left[i]);
+    const ri = at(right[j]);
     if (li >= 0 && ri >= 0 && li < ri) out.push(left[i++]);
     else out.push(right[j++]);
   }

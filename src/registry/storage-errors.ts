@@ -20,12 +20,14 @@ export function toStatusError(err: unknown, gr: GroupResource, name: string): ne
       throw serviceUnavailable('the storage is shutting down');
     case 'FutureRevision':
       throw new StatusError(504, 'Timeout', err.message);
-    // Upstream's apiserver does not interpret these two etcd errors: they reach the client as a
+    // Upstream's apiserver does not interpret etcd's errors: a full store reaches the client as a
     // 500 without a reason whose message is etcd's text (kubernetes/kubernetes#112152).
     case 'NoSpace':
       throw new StatusError(500, '', NO_SPACE_MESSAGE);
+    // An object too large to store is the client's doing: orch answers 413 with etcd's text where
+    // upstream leaks a 500 (the fix #112152 asks for), so no client input is ever a 5xx.
     case 'RequestTooLarge':
-      throw new StatusError(500, '', REQUEST_TOO_LARGE_MESSAGE);
+      throw new StatusError(413, 'RequestEntityTooLarge', REQUEST_TOO_LARGE_MESSAGE);
   }
   throw err;
 }

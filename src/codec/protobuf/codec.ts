@@ -38,7 +38,14 @@ export function decodeProtobufObject(bytes: Uint8Array, defaults?: ProtobufTypeD
   } catch (err) {
     throw new ProtobufDecodeError(`malformed ${kind} Protobuf message: ${(err as Error).message}`);
   }
-  return { apiVersion, kind, ...protobufMessageToJson(type, message) };
+  try {
+    return { apiVersion, kind, ...protobufMessageToJson(type, message) };
+  } catch (err) {
+    // Whatever the client's bytes hold that has no JSON form (a time past year 9999, nesting
+    // past the stack) is a malformed body, never a server error.
+    if (err instanceof ProtobufDecodeError) throw err;
+    throw new ProtobufDecodeError(`malformed ${kind} Protobuf message: ${(err as Error).message}`);
+  }
 }
 
 /**

@@ -30,7 +30,15 @@ export function base64ToBytes(v: unknown): Uint8Array {
   return Buffer.from(v, 'base64');
 }
 
+/** 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z: the instants RFC 3339's four-digit years can write. */
+const MIN_RFC3339_SECONDS = -62_167_219_200;
+const MAX_RFC3339_SECONDS = 253_402_300_799;
+
 function isoSeconds(seconds: number): string {
+  // A time no RFC 3339 text can hold (Go's parser could never read it back) is malformed input.
+  if (!(seconds >= MIN_RFC3339_SECONDS && seconds <= MAX_RFC3339_SECONDS)) {
+    throw new ProtobufDecodeError(`timestamp seconds ${seconds} out of range for RFC 3339`);
+  }
   // toISOString gives "YYYY-MM-DDTHH:MM:SS.mmmZ"; the first 19 characters are the RFC 3339 date-time.
   return new Date(seconds * 1000).toISOString().slice(0, 19);
 }

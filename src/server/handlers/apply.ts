@@ -3,46 +3,18 @@
  * manager merges the configuration into the live object inside the update loop; the registry
  * creates an object that does not exist from it (201), as upstream's patch with forceAllowCreate.
  */
-import { parse as parseYaml } from 'yaml';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest } from '../../machinery/status.js';
 import type { Patcher } from '../../registry/capabilities.js';
 import { readBody } from '../http.js';
 import { fieldManagerOf } from './field-management.js';
 import { readFieldsAs } from './field-validation.js';
+import { decodeApplyConfiguration } from '../../codec/decode-body.js';
 import { objectShapeError } from '../../machinery/object-shape.js';
 import { patchOptionsOf } from './options.js';
 import { mutatingAdmissionFor, type ResourceRequest, validatingAdmissionFor, writeStored } from './resource-request.js';
 
 export const APPLY_PATCH = 'application/apply-patch+yaml';
-
-/** The applied configuration: a YAML (or JSON) mapping; null or empty is an empty one. */
-function decodeConfig(text: string): Obj {
-  let v: unknown;
-  // JSON is YAML; clients mostly send JSON, which JSON.parse reads far faster.
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith('{')) {
-    try {
-      return JSON.parse(text) as Obj;
-    } catch {
-      // Not JSON after all (a YAML flow mapping): read it as YAML below.
-    }
-  }
-  try {
-    // sigs.k8s.io/yaml reads YAML 1.1 (yes/no booleans, `<<` merges) and lets a repeated key win.
-    v = parseYaml(text, { version: '1.1', uniqueKeys: false });
-  } catch (e) {
-    throw badRequest(`error decoding YAML: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  if (v === null || v === undefined) return {};
-  if (!isPlainObject(v)) {
-    const kind = Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v;
-    throw badRequest(
-      `error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`,
-    );
-  }
-  return v as Obj;
-}
 
 /** checkName: the applied object must name the URL's object (and may not name another namespace). */
 function checkName(r: ResourceRequest, obj: Obj): Obj {
@@ -75,7 +47,7 @@ export async function handleApply(r: ResourceRequest, patcher: Patcher): Promise
   if (fm === undefined) throw new Error('apply without a field manager');
   const raw = (await readBody(r.req)).toString('utf8');
   const opts = patchOptionsOf(r.query, r.ctx.brand, true);
-  const config = decodeConfig(raw);
+  const config = await decodeApplyConfiguration(raw, { kind: r.scope.kind, version: r.scope.info.version });
   const apply = (live: Obj | undefined) => checkName(r, asStoredType(r, fm.apply(live, structuredClone(config), opts.fieldManager, opts.force)));
   const { obj, created } = await patcher.update(r.ctx, r.namespace, r.name, apply, {
     dryRun: opts.dryRun,

@@ -1,19 +1,13 @@
 /** DELETE of one object, and of a collection (the scope's Deleter and CollectionDeleter). */
 import { writeObject, readBody } from '../http.js';
-import { badRequest } from '../../machinery/status.js';
+import { decodeOptionsBody } from '../../codec/decode-body.js';
 import { validatingAdmissionFor, type ResourceRequest } from './resource-request.js';
 import { deleteOptionsOf, listOptionsOf } from './options.js';
 import { selectionFor } from '../../registry/selection.js';
 import { planList } from '../../registry/read-options.js';
 
 async function optionalBody(r: ResourceRequest): Promise<unknown> {
-  const raw = await readBody(r.req);
-  if (raw.length === 0) return undefined;
-  try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch (e) {
-    throw badRequest(`couldn't get version/kind; json parse error: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  return decodeOptionsBody(await readBody(r.req));
 }
 
 /** 200 with the object while it is finalizing, 200 with a Success Status once removed. */

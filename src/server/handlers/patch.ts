@@ -4,13 +4,14 @@
  * lose an update.
  */
 import { apiSchemas } from '../../api/schema/index.js';
-import { applyJsonPatch } from '../../apply/json-patch.js';
+import { applyJsonPatchInSlices } from '../../apply/json-patch.js';
 import { mergePatch } from '../../apply/merge-patch.js';
 import type { PatchSchema } from '../../apply/strategic-merge-patch.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest, invalid, invalidObject, unsupportedMediaType } from '../../machinery/status.js';
-import { exceedsDepth, jsonType, MAX_JSON_DEPTH, objectShapeError } from '../../machinery/object-shape.js';
+import { jsonType, objectShapeError } from '../../machinery/object-shape.js';
+import { decodePatchBody } from '../../codec/decode-body.js';
 import { readBody } from '../http.js';
 import { readFieldsAs } from './field-validation.js';
 import { trackingFor } from './field-management.js';
@@ -69,23 +70,17 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
   if (type === APPLY_PATCH) return handleApply(r, patcher);
   const opts = patchOptionsOf(r.query, r.ctx.brand, false);
   const raw = (await readBody(r.req)).toString('utf8');
-  let patch: unknown;
-  try {
-    patch = JSON.parse(raw);
-  } catch (e) {
-    throw badRequest(`error decoding patch: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  const patch = decodePatchBody(raw);
   if (type === MERGE_PATCH && !isPlainObject(patch)) throw badRequest('json: cannot unmarshal into Go value of type map[string]interface {}');
   // Upstream decodes a strategic merge patch into a map: null is an empty patch.
   if (type === STRATEGIC_MERGE_PATCH && patch !== null && !isPlainObject(patch)) {
     throw badRequest(`json: cannot unmarshal ${jsonType(patch)} into Go value of type map[string]interface {}`);
   }
-  if (exceedsDepth(patch)) throw badRequest(`error decoding patch: json: exceeded max depth of ${MAX_JSON_DEPTH}`);
   const info = r.scope;
-  const transform = (current: Obj): Obj => {
+  const transform = async (current: Obj): Promise<Obj> => {
     const patched = (
       type === JSON_PATCH
-        ? applyJsonPatch(current, patch)
+        ? await applyJsonPatchInSlices(current, patch)
         : type === STRATEGIC_MERGE_PATCH && strategic !== undefined
           ? smp.strategicMergePatch(current, (patch ?? {}) as Obj, strategic)
           : mergePatch(current, patch)

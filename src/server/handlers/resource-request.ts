@@ -2,7 +2,6 @@
  * What every resource handler receives (the request, its resource scope, the negotiated output),
  * and what handlers share: body decoding, admission hooks, and writing a stored object.
  */
-import { parse as parseYaml } from 'yaml';
 import type { AdmissionHook, RequestContext } from '../../registry/context.js';
 import type { ResourceScope } from '../scope.js';
 import type { RequestInfo } from '../request-info.js';
@@ -10,10 +9,10 @@ import type { Output, Request, Response } from '../http.js';
 import { readBody, writeBody, writeObject } from '../http.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
 import { badRequest, unsupportedMediaType } from '../../machinery/status.js';
+import { type DecodedBody, decodeObjectBody } from '../../codec/decode-body.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { objectShapeError } from '../../machinery/object-shape.js';
 import type { Admission, AdmissionAttributes } from '../../admission/admission.js';
-import { decodeProtobufObject, ProtobufDecodeError, UnsupportedProtobufType } from '../../codec/protobuf/index.js';
 
 export interface ResourceRequest {
   req: Request;
@@ -38,11 +37,7 @@ export interface ResourceRequest {
   minRequestTimeoutSeconds: number;
 }
 
-/** A decoded request body, and its text when it was JSON (for repeated-key checks). */
-export interface DecodedBody {
-  value: unknown;
-  json?: string;
-}
+export type { DecodedBody };
 
 /** Decodes a request body into a JSON value per its Content-Type (JSON, YAML or protobuf). */
 export async function readObjectBody(r: ResourceRequest): Promise<DecodedBody> {
@@ -50,34 +45,8 @@ export async function readObjectBody(r: ResourceRequest): Promise<DecodedBody> {
   const protobufTypes = r.ctx.brand.protobufMediaTypes;
   const accepted = ['application/json', 'application/yaml', ...protobufTypes];
   if (!accepted.includes(type)) throw unsupportedMediaType(accepted);
-  const body = await readBody(r.req);
-  if (protobufTypes.includes(type)) return { value: decodeProtobufBody(r, body) };
-  const text = body.toString('utf8');
-  if (type.endsWith('yaml')) {
-    try {
-      // A `!!binary` scalar reads as its bytes in a string, as go-yaml decodes it, not as a Uint8Array.
-      return { value: parseYaml(text, (_key, v) => (v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : v)) };
-    } catch (e) {
-      throw badRequest(`error converting YAML to JSON: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  }
-  try {
-    return { value: JSON.parse(text), json: text };
-  } catch (e) {
-    throw badRequest(`couldn't get version/kind; json parse error: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
-
-/** A protobuf body as the JSON object the JSON path would have read. */
-function decodeProtobufBody(r: ResourceRequest, body: Buffer): unknown {
-  const info = r.scope;
-  try {
-    return decodeProtobufObject(body, { apiVersion: info.apiVersion, kind: info.kind });
-  } catch (e) {
-    if (e instanceof UnsupportedProtobufType) throw unsupportedMediaType(['application/json', 'application/yaml']);
-    if (e instanceof ProtobufDecodeError) throw badRequest(`error decoding protobuf body: ${e.message}`);
-    throw e;
-  }
+  const { apiVersion, kind } = r.scope;
+  return decodeObjectBody(type, await readBody(r.req), { apiVersion, version: r.scope.info.version, kind, protobufMediaTypes: protobufTypes });
 }
 
 /** Checks a body is an object of the URL's kind and apiVersion (when it says which). */

@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { decodeYamlOffThread } from './yaml-pool.js';
+import { YamlDecodeError } from './yaml-decode.js';
+
+const OPTS = { maxDepth: 1000, uniqueKeys: true };
+
+describe('YAML decoding off the request thread', () => {
+  it('gives the same value for a tiny document (in place) and a large one (in a worker)', async () => {
+    const doc = 'a: .inf\nb: [1, "x", null]\nc: {d: true}\n';
+    const small = await decodeYamlOffThread(doc, OPTS);
+    const large = (await decodeYamlOffThread(`${doc}pad: "${'p'.repeat(4096)}"\n`, OPTS)) as Record<string, unknown>;
+    delete large.pad;
+    assert.deepEqual(small, { a: null, b: [1, 'x', null], c: { d: true } });
+    assert.deepEqual(large, small);
+  });
+
+  it('decodes many documents at once, each answered with its own value, while the loop stays free', async () => {
+    const docs = Array.from({ length: 6 }, (_, i) => `n: ${i}\nitems:\n${'- x\n'.repeat(20_000)}`);
+    let worstGap = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      worstGap = Math.max(worstGap, now - last);
+      last = now;
+    }, 2);
+    const values = (await Promise.all(docs.map((d) => decodeYamlOffThread(d, OPTS)))) as { n: number; items: string[] }[];
+    clearInterval(timer);
+    assert.deepEqual(
+      values.map((v) => [v.n, v.items.length]),
+      docs.map((_, i) => [i, 20_000]),
+    );
+    assert.ok(worstGap < 250, `the loop waited ${worstGap.toFixed(0)} ms`);
+  });
+
+  it('passes a worker-side failure back as a YamlDecodeError', async () => {
+    await assert.rejects(decodeYamlOffThread(`a: [${'1,'.repeat(1000)}`, OPTS), YamlDecodeError);
+  });
+});
