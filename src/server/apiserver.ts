@@ -16,7 +16,7 @@ import { privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/author
 import { buildDiscovery } from './discovery.js';
 import { hookCheck, type HealthCheck } from './health.js';
 import { createRouter } from './router.js';
-import { listen } from './listener.js';
+import { listen, type ListenerOptions } from './listener.js';
 import { versionInfo } from './version.js';
 
 export interface ApiServerOptions {
@@ -39,6 +39,8 @@ export interface ApiServerOptions {
   serviceNodePortRange?: string;
   /** Feature gates (`--feature-gates`); ServerSideApply defaults to on. */
   featureGates?: Readonly<Record<string, boolean>>;
+  /** Connection deadlines and the per-address idle cap (upstream's defaults when absent). */
+  connections?: Pick<ListenerOptions, 'timeouts' | 'maxIdleConnectionsPerAddress'>;
   now?: () => number;
 }
 
@@ -100,7 +102,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   };
 
   const listener = await listen(
-    { certPem: opts.certPem, keyPem: opts.keyPem, clientCaPem: opts.clientCaPem, bindAddress: opts.bindAddress, port: opts.port },
+    { ...opts.connections, certPem: opts.certPem, keyPem: opts.keyPem, clientCaPem: opts.clientCaPem, bindAddress: opts.bindAddress, port: opts.port },
     (req, res) => router(req, res),
   );
   const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
