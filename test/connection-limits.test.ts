@@ -286,4 +286,31 @@ describe('idle connections per client address', () => {
     for (const s of held) s.destroy();
     busy.destroy();
   });
+
+  it('forgets closed connections, however they ended', async () => {
+    await tick(100);
+    for (let i = 0; i < CAP * 2; i++) {
+      // A request over HTTP/1.1, a stream over HTTP/2, and a handshake that fails.
+      const h1 = await connectTls(port, 'http/1.1');
+      const answered = new Promise((resolve) => h1.once('data', resolve));
+      h1.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+      await answered;
+      h1.end();
+      const session = http2.connect(`https://127.0.0.1:${port}`, { ca: pki.caCertPem, cert: pki.adminCertPem, key: pki.adminKeyPem });
+      await new Promise((resolve) => session.request({ ':path': '/' }).on('end', resolve).resume());
+      session.close();
+      const bad = net.connect(port, '127.0.0.1');
+      bad.on('error', () => {});
+      bad.end('not TLS');
+      await new Promise((resolve) => bad.once('close', resolve));
+    }
+    await tick(200);
+    const held = [];
+    for (let i = 0; i < CAP; i++) {
+      const c = await silent();
+      assert.ok(c.open, `connection ${i + 1} of ${CAP} refused: closed connections still counted`);
+      held.push(c.socket);
+    }
+    for (const s of held) s.destroy();
+  });
 });

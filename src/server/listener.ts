@@ -51,10 +51,13 @@ export function listen(opts: ListenerOptions, handler: (req: Request, res: Respo
   const limits = new AddressLimits(opts.maxIdleConnectionsPerAddress ?? defaultMaxIdleConnectionsPerAddress());
   let inFlight = 0;
   let drained: (() => void) | undefined;
-  const counted = (req: Request, res: Response) => {
+  /** Counts a request in flight (for close) and, over HTTP/1.1, its connection as busy (HTTP/2 sessions are tracked by guardSession). */
+  const count = (req: Request, res: Response, conn?: net.Socket) => {
     inFlight++;
+    if (conn) limits.requestStarted(conn, conn.remoteAddress);
     res.on('close', () => {
       inFlight--;
+      if (conn) limits.requestEnded(conn);
       if (inFlight === 0) drained?.();
     });
     handler(req, res);
@@ -66,18 +69,13 @@ export function listen(opts: ListenerOptions, handler: (req: Request, res: Respo
       requestTimeout: timeouts.requestMs,
       connectionsCheckingInterval: checkingInterval(timeouts),
     },
-    counted,
+    (req, res) => count(req, res, req.socket),
   );
   // listen() is what starts node's connection tracking (the list behind closeIdleConnections)
   // and the periodic check of headersTimeout/requestTimeout; h1 only ever receives handed-off
   // sockets, so it is started here.
   h1.emit('listening');
-  h1.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const socket = req.socket;
-    limits.requestStarted(socket, socket.remoteAddress);
-    res.once('close', () => limits.requestEnded(socket));
-  });
-  const h2 = http2.createServer({ settings: { maxConcurrentStreams: 1000 } }, counted);
+  const h2 = http2.createServer({ settings: { maxConcurrentStreams: 1000 } }, (req, res) => count(req, res));
   const sockets = new Set<tls.TLSSocket>();
   const sessions = new Set<http2.ServerHttp2Session>();
   // A client that speaks garbage must not take the server down.
