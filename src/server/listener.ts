@@ -124,12 +124,13 @@ export function listen(opts: ListenerOptions, handler: (req: Request, res: Respo
         return;
       }
       // Node's HTTP/1.1 server would otherwise feed its parser straight from the TLS handle
-      // (parser.consume). That path cannot stop a TLS socket on time: when a request arrives
-      // while the previous response is still draining, node pauses the socket and the parser,
-      // but the TLS layer keeps handing over the records it has already decrypted, and the
-      // paused parser fails with `Parse Error: Paused` (HPE_PAUSED), resetting keep-alive
-      // connections mid-body (bodies past one 16 KiB TLS record). Marked as consumed, the socket
-      // is read as a stream instead, whose pause() buffers what is already decrypted.
+      // (parser.consume), and that path cannot stop a TLS socket on time. When a request's
+      // headers arrive while the previous response is still draining, node pauses the socket and
+      // then the parser; but the TLS layer goes on handing over every record it has already
+      // decrypted from the same read, and the paused parser fails them with `Parse Error:
+      // Paused` (HPE_PAUSED): the keep-alive connection is reset mid-body, for bodies past one
+      // 16 KiB TLS record. (Any node https server does the same; the hand-off is not the cause.)
+      // Marked as consumed, the socket is read as a stream, whose pause() buffers instead.
       (socket as unknown as { _handle: { _consumed?: boolean } })._handle._consumed = true;
       h1.emit('connection', socket);
     },
@@ -185,6 +186,10 @@ export function listen(opts: ListenerOptions, handler: (req: Request, res: Respo
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.bindAddress, () => {
+      server.off('error', reject);
+      // After listen, errors are failed accepts (EMFILE when descriptors run out): the
+      // connection is lost but the server keeps accepting, so they must not crash the process.
+      server.on('error', () => {});
       const addr = server.address();
       const port = typeof addr === 'object' && addr ? addr.port : opts.port;
       resolve({
