@@ -21,7 +21,7 @@ import { authenticationFor, type AuthenticationSettings, serviceAccountIssuing, 
 import { reviewToken } from './token-review.js';
 import type { TokenAuthenticator } from '../auth/authn/token.js';
 import type { ReviewDeps } from '../registry/reviews.js';
-import { listen } from './listener.js';
+import { listen, type ListenerOptions } from './listener.js';
 import { versionInfo } from './version.js';
 
 export interface ApiServerOptions {
@@ -44,7 +44,6 @@ export interface ApiServerOptions {
   serviceNodePortRange?: string;
   /** Feature gates (`--feature-gates`); ServerSideApply defaults to on. */
   featureGates?: Readonly<Record<string, boolean>>;
-  /** Authentication beyond client certificates (token file, anonymous). */
   /** Authentication beyond client certificates (tokens, proxy, anonymous). */
   authentication?: AuthenticationSettings;
   /** --request-timeout in ms (upstream 1m; 0: none). */
@@ -53,6 +52,8 @@ export interface ApiServerOptions {
   minRequestTimeoutSeconds?: number;
   /** --max-requests-inflight / --max-mutating-requests-inflight (upstream 400 / 200; 0: no limit). */
   inFlight?: InFlightLimits;
+  /** Connection deadlines and the per-address idle cap (upstream's defaults when absent). */
+  connections?: Pick<ListenerOptions, 'timeouts' | 'maxIdleConnectionsPerAddress'>;
   now?: () => number;
 }
 
@@ -124,6 +125,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
 
   const listener = await listen(
     {
+      ...opts.connections,
       certPem: opts.certPem,
       keyPem: opts.keyPem,
       // TLS asks for certificates from every CA an authenticator trusts; each authenticator verifies its own.
