@@ -1,8 +1,9 @@
 /**
  * Watch streams: newline-delimited watch events over a chunked (HTTP/1.1) or streamed (HTTP/2)
- * response. The initial state is written with backpressure; live events go through a bounded
- * buffer, and a watcher that stops reading is closed when it fills (the client resumes from its
- * last resourceVersion), so no watcher ever slows another or the writers.
+ * response. The initial state and a resume's backlog are written with backpressure; live events
+ * go through a bounded queue (watch-sink.ts), and a watcher that stops reading is ended when it
+ * fills (the client resumes from its last resourceVersion), so no watcher ever slows another or
+ * the writers.
  */
 import type { ServerResponse } from 'node:http';
 import { notAcceptable } from '../../machinery/status.js';
@@ -10,9 +11,10 @@ import { planWatch } from '../../registry/read-options.js';
 import { selectionFor } from '../../registry/selection.js';
 import { startWatch } from '../../registry/watch.js';
 import type { Obj } from '../../machinery/object.js';
+import { WatchSink } from '../watch-sink.js';
 import { intParam, listOptionsOf, type ResourceRequest } from './resource-request.js';
 
-/** Bytes a watcher may have waiting for its socket before it is closed. */
+/** Bytes of events a watcher may have waiting for its socket before it is ended. */
 export const WATCH_BUFFER_BYTES = 1024 * 1024;
 /** How often a watch that allows bookmarks gets one (upstream: about a minute). */
 const BOOKMARK_INTERVAL_MS = 60_000;
@@ -56,13 +58,6 @@ export async function handleWatch(r: ResourceRequest): Promise<void> {
     finish = resolve;
   });
   let open = true;
-  let catchingUp = true;
-  const pending: Buffer[] = [];
-  let pendingBytes = 0;
-  const overflow = () => {
-    open = false;
-    finish();
-  };
   // A watch for Tables or metadata rewrites each event (the shared encoded line cannot serve it).
   const as = r.output.as;
   // Tables and their printers load on the first request for one, not at start-up.
@@ -76,34 +71,30 @@ export async function handleWatch(r: ResourceRequest): Promise<void> {
     headersSent = true;
     return Buffer.from(`${JSON.stringify({ type: event.type, object })}\n`);
   };
-  const unsubscribe = start.subscribe((encoded) => {
-    if (!open) return false;
-    // Lines held during catch-up are transformed when written, so the first written carries the headers.
-    const line = catchingUp ? encoded : transform(encoded);
-    if (catchingUp) {
-      pending.push(line);
-      pendingBytes += line.length;
-    } else {
-      res.write(line);
-    }
-    if ((catchingUp ? pendingBytes : res.writableLength) > WATCH_BUFFER_BYTES) {
-      overflow();
-      return false;
-    }
-    return true;
+  // Lines are transformed when written, so the first written carries the Table's headers.
+  const sink = new WatchSink(res, {
+    bufferBytes: WATCH_BUFFER_BYTES,
+    encode: as === undefined ? undefined : transform,
+    onOverflow: () => {
+      open = false;
+      finish();
+    },
   });
+  // Live lines wait in the sink until the initial state and the backlog are out.
+  const unsubscribe = start.subscribe((line) => open && sink.push(line));
   res.on('close', () => {
     open = false;
     finish();
   });
   void r.shuttingDown.then(finish);
   const timer = setTimeout(() => {
-    if (open && allowBookmarks) res.write(bookmark(r.store.currentRevision(), false));
+    if (open && allowBookmarks) sink.push(bookmark(r.store.currentRevision(), false));
     finish();
   }, timeoutSeconds * 1000);
+  let catchingUp = true;
   const bookmarks = allowBookmarks
     ? setInterval(() => {
-        if (open && !catchingUp) res.write(bookmark(r.store.currentRevision(), false));
+        if (open && !catchingUp) sink.push(bookmark(r.store.currentRevision(), false));
       }, BOOKMARK_INTERVAL_MS)
     : undefined;
 
@@ -111,16 +102,18 @@ export async function handleWatch(r: ResourceRequest): Promise<void> {
     res.write(`${JSON.stringify({ type: 'ERROR', object: start.expired })}\n`);
     finish();
   } else {
-    // The initial state respects the client's pace; live lines wait in `pending` meanwhile.
+    // The initial state and the kept events a resume asked for respect the client's pace.
     for (const entry of start.initial) {
       if (!open) break;
-      if (!res.write(transform(Buffer.concat([ADDED_HEAD, entry.json, LINE_TAIL]))))
-        await Promise.race([new Promise((resolve) => res.once('drain', resolve)), done]);
+      await sink.send(Buffer.concat([ADDED_HEAD, entry.json, LINE_TAIL]), done);
     }
-    if (open && plan.initialEventsEndBookmark) res.write(bookmark(start.revision, true));
-    for (const line of pending) if (open) res.write(transform(line));
-    pending.length = 0;
+    for (const line of start.backlog) {
+      if (!open) break;
+      await sink.send(line, done);
+    }
+    if (open && plan.initialEventsEndBookmark) await sink.send(bookmark(start.revision, true), done);
     catchingUp = false;
+    sink.release();
   }
   (res as { flushHeaders?: () => void }).flushHeaders?.();
   await done;
@@ -128,6 +121,7 @@ export async function handleWatch(r: ResourceRequest): Promise<void> {
   clearTimeout(timer);
   if (bookmarks) clearInterval(bookmarks);
   unsubscribe();
+  sink.finish();
   res.end();
 }
 

@@ -1,0 +1,133 @@
+/**
+ * The outgoing side of one watch: lines go to the socket while it drains, and wait in a bounded
+ * queue of references (the encoded lines are shared by every watcher, never copied) while it
+ * does not. A watcher whose queue passes its bound is ended: its client resumes from the last
+ * resourceVersion it read, or re-lists. So a client that stops reading costs one array push per
+ * event until it is cut, never a socket write, and never slows the other watchers or writers.
+ */
+import type { Response } from './http.js';
+
+export interface WatchSinkOptions {
+  /** Bytes of lines that may wait for the socket before the watcher is ended. */
+  bufferBytes: number;
+  /** Applied to each line when it is written (Table watches), not when it is queued. */
+  encode?: (line: Buffer) => Buffer;
+  /** Called once when the watcher is ended for falling behind. */
+  onOverflow: () => void;
+  /** After an overflow, how long the response may take to flush its last bytes before it is cut. */
+  graceMs?: number;
+}
+
+/**
+ * A response that is ended while its client reads nothing would hold its socket and unsent
+ * bytes until the connection's own timeouts: after this long it is destroyed instead
+ * (upstream's request timeout).
+ */
+const DEFAULT_GRACE_MS = 60_000;
+
+export class WatchSink {
+  private readonly queue: Buffer[] = [];
+  private queuedBytes = 0;
+  /** While held (catching up), lines queue whatever the socket does. */
+  private held = true;
+  private waitingForDrain = false;
+  private over = false;
+  private readonly onDrain = () => {
+    this.waitingForDrain = false;
+    this.flush();
+  };
+
+  constructor(
+    private readonly res: Response,
+    private readonly opts: WatchSinkOptions,
+  ) {}
+
+  /** True once the watcher was ended for falling behind. */
+  get overflowed(): boolean {
+    return this.over;
+  }
+
+  /**
+   * Sends a line now if the socket drains, else queues it; false once the queue passed its bound
+   * (the watcher is then ended and takes no more lines). A single line is always accepted,
+   * whatever its size, so the largest object still reaches a watcher that keeps up.
+   */
+  push(line: Buffer): boolean {
+    if (this.over) return false;
+    if (!this.held && this.queue.length === 0 && !this.waitingForDrain) {
+      if (!this.write(line)) this.waitForDrain();
+      return true;
+    }
+    this.queue.push(line);
+    this.queuedBytes += line.length;
+    if (this.queuedBytes > this.opts.bufferBytes && this.queue.length > 1) {
+      this.overflow();
+      return false;
+    }
+    return true;
+  }
+
+  /** Writes a line past the queue (the initial state), resolving once the socket can take more. */
+  async send(line: Buffer, stop: Promise<unknown>): Promise<void> {
+    if (!this.write(line)) await Promise.race([new Promise((resolve) => this.res.once('drain', resolve)), stop]);
+  }
+
+  /** Ends catching up: the queued lines go out, and later ones as the socket drains. */
+  release(): void {
+    this.held = false;
+    if (!this.waitingForDrain) this.flush();
+  }
+
+  /** The watch is over: what is queued goes out after all (at most the bound), unless it overflowed. */
+  finish(): void {
+    this.held = false;
+    this.waitingForDrain = false;
+    for (const line of this.queue) if (!this.over && !this.res.destroyed) this.write(line);
+    this.close();
+  }
+
+  /** Drops the queue and stops listening. */
+  close(): void {
+    this.queue.length = 0;
+    this.queuedBytes = 0;
+    this.res.removeListener('drain', this.onDrain);
+  }
+
+  private write(line: Buffer): boolean {
+    return (this.res.write as (chunk: Buffer) => boolean)(this.opts.encode ? this.opts.encode(line) : line);
+  }
+
+  private waitForDrain(): void {
+    this.waitingForDrain = true;
+    this.res.once('drain', this.onDrain);
+  }
+
+  /** Writes queued lines until the socket pushes back. */
+  private flush(): void {
+    if (this.over || this.held) return;
+    let i = 0;
+    let ok = true;
+    // Corked, so a burst goes out as one write instead of one per line.
+    const corkable = this.res as { cork?: () => void; uncork?: () => void };
+    corkable.cork?.();
+    while (ok && i < this.queue.length) {
+      const line = this.queue[i++] as Buffer;
+      this.queuedBytes -= line.length;
+      ok = this.write(line);
+    }
+    corkable.uncork?.();
+    this.queue.splice(0, i);
+    if (!ok) this.waitForDrain();
+  }
+
+  private overflow(): void {
+    this.over = true;
+    this.close();
+    this.opts.onOverflow();
+    const timer = setTimeout(() => {
+      if (!this.res.writableFinished) this.res.destroy();
+    }, this.opts.graceMs ?? DEFAULT_GRACE_MS);
+    timer.unref();
+    this.res.once('close', () => clearTimeout(timer));
+  }
+}
