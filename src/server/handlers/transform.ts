@@ -6,7 +6,7 @@
 import type { AsTarget } from '../../codec/negotiation.js';
 import { badRequest } from '../../machinery/status.js';
 import type { Obj } from '../../machinery/object.js';
-import { buildTable, printerFor, toPartialObjectMetadata, type IncludeObject } from '../../printers/index.js';
+import { buildTable, printerFor, toPartialObjectMetadata, type IncludeObject, type TableOptions, type TablePrinter } from '../../printers/index.js';
 import type { ResourceRequest } from './resource-request.js';
 
 const INCLUDE_OBJECT: readonly IncludeObject[] = ['None', 'Metadata', 'Object'];
@@ -48,8 +48,19 @@ export function transformList(r: ResourceRequest, as: AsTarget, items: Obj[], li
   };
 }
 
-function table(r: ResourceRequest, as: AsTarget, items: Obj[], listMeta: ListMeta | undefined, noHeaders: boolean): Obj {
+/** The printer and options of the request's Table (includeObject read and checked here). */
+export function tableOptionsFor(
+  r: ResourceRequest,
+  as: AsTarget,
+  listMeta: ListMeta | undefined,
+  noHeaders = false,
+): { printer: TablePrinter; options: TableOptions } {
   const { def } = r.store.info;
   const printer = printerFor(def.groupStem, def.kind, r.ctx.brand);
-  return buildTable(printer, items, { includeObject: includeObjectOf(r.query), apiVersion: metaApiVersion(as), listMeta, noHeaders, now: r.ctx.now });
+  return { printer, options: { includeObject: includeObjectOf(r.query), apiVersion: metaApiVersion(as), listMeta, noHeaders, now: r.ctx.now } };
+}
+
+function table(r: ResourceRequest, as: AsTarget, items: Obj[], listMeta: ListMeta | undefined, noHeaders: boolean): Obj {
+  const { printer, options } = tableOptionsFor(r, as, listMeta, noHeaders);
+  return buildTable(printer, items, options);
 }
