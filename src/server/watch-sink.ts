@@ -25,15 +25,23 @@ export interface WatchSinkOptions {
  */
 const DEFAULT_GRACE_MS = 60_000;
 
+/**
+ * Bytes a watcher may have in its socket (or HTTP/2 stream) before further lines are queued
+ * instead of written. Measured by writableLength, not by write()'s return value: an HTTP/2
+ * stream sharing a busy session reports its writes done late, and a reader that is only a
+ * moment behind must not be treated as stuck.
+ */
+const SOCKET_BYTES = 64 * 1024;
+
 export class WatchSink {
   private readonly queue: Buffer[] = [];
   private queuedBytes = 0;
   /** While held (catching up), lines queue whatever the socket does. */
   private held = true;
-  private waitingForDrain = false;
+  private listening = false;
   private over = false;
   private readonly onDrain = () => {
-    this.waitingForDrain = false;
+    this.listening = false;
     this.flush();
   };
 
@@ -48,15 +56,18 @@ export class WatchSink {
   }
 
   /**
-   * Sends a line now if the socket drains, else queues it; false once the queue passed its bound
-   * (the watcher is then ended and takes no more lines). A single line is always accepted,
+   * Sends a line now if the socket keeps up, else queues it; false once the queue passed its
+   * bound (the watcher is then ended and takes no more lines). A single line is always accepted,
    * whatever its size, so the largest object still reaches a watcher that keeps up.
    */
   push(line: Buffer): boolean {
     if (this.over) return false;
-    if (!this.held && this.queue.length === 0 && !this.waitingForDrain) {
-      if (!this.write(line)) this.waitForDrain();
-      return true;
+    if (!this.held) {
+      if (this.queue.length > 0) this.flush();
+      if (this.queue.length === 0 && this.res.writableLength < SOCKET_BYTES) {
+        this.write(line);
+        return true;
+      }
     }
     this.queue.push(line);
     this.queuedBytes += line.length;
@@ -64,6 +75,7 @@ export class WatchSink {
       this.overflow();
       return false;
     }
+    if (!this.held) this.listen();
     return true;
   }
 
@@ -75,13 +87,13 @@ export class WatchSink {
   /** Ends catching up: the queued lines go out, and later ones as the socket drains. */
   release(): void {
     this.held = false;
-    if (!this.waitingForDrain) this.flush();
+    this.flush();
+    if (this.queue.length > 0) this.listen();
   }
 
   /** The watch is over: what is queued goes out after all (at most the bound), unless it overflowed. */
   finish(): void {
     this.held = false;
-    this.waitingForDrain = false;
     for (const line of this.queue) if (!this.over && !this.res.destroyed) this.write(line);
     this.close();
   }
@@ -91,42 +103,41 @@ export class WatchSink {
     this.queue.length = 0;
     this.queuedBytes = 0;
     this.res.removeListener('drain', this.onDrain);
+    this.listening = false;
   }
 
   private write(line: Buffer): boolean {
     return (this.res.write as (chunk: Buffer) => boolean)(this.opts.encode ? this.opts.encode(line) : line);
   }
 
-  private waitForDrain(): void {
-    this.waitingForDrain = true;
+  private listen(): void {
+    if (this.listening) return;
+    this.listening = true;
     this.res.once('drain', this.onDrain);
   }
 
-  /** Writes queued lines until the socket pushes back. */
+  /** Writes queued lines while the socket has room. */
   private flush(): void {
-    if (this.over || this.held) return;
+    if (this.over || this.held || this.queue.length === 0) return;
     let i = 0;
-    let ok = true;
     // Corked, so a burst goes out as one write instead of one per line.
     const corkable = this.res as { cork?: () => void; uncork?: () => void };
     corkable.cork?.();
-    while (ok && i < this.queue.length) {
+    while (i < this.queue.length && this.res.writableLength < SOCKET_BYTES) {
       const line = this.queue[i++] as Buffer;
       this.queuedBytes -= line.length;
-      ok = this.write(line);
+      this.write(line);
     }
     corkable.uncork?.();
     this.queue.splice(0, i);
-    if (!ok) this.waitForDrain();
+    if (this.queue.length > 0) this.listen();
   }
 
   private overflow(): void {
     this.over = true;
     this.close();
     this.opts.onOverflow();
-    const timer = setTimeout(() => {
-      if (!this.res.writableFinished) this.res.destroy();
-    }, this.opts.graceMs ?? DEFAULT_GRACE_MS);
+    const timer = setTimeout(() => this.res.destroy(), this.opts.graceMs ?? DEFAULT_GRACE_MS);
     timer.unref();
     this.res.once('close', () => clearTimeout(timer));
   }
