@@ -22,11 +22,11 @@ const START_PAGE = 1000;
  * History bounds. Upstream's watch cache keeps at most 100 * 1024 events per resource (its
  * capacity's upper bound) and sizes itself to about 75 s of them; it has no byte bound, so a
  * resource of large objects written fast can hold gigabytes. We keep what upstream keeps by
- * count, for longer (5 minutes, so a client paused by a GC or a restart of its own resumes
- * without a re-list), and cap the bytes: 64 MiB per resource is minutes of history for
- * ordinary objects (a 1 KiB object's event is charged 2.5 KiB: at 200 writes/s, about two
- * minutes are kept) and a few dozen events of the largest (1.5 MiB) ones; a client that falls further
- * behind gets 410 Expired and re-lists, as after a compaction.
+ * count, for up to 5 minutes (so a client paused by a GC or its own restart resumes without a
+ * re-list), and cap the bytes at 64 MiB per resource: an event of a 1 KiB object is charged
+ * about 4 KiB (eventBytes), so that is about 16,000 events, 80 s at 200 writes/s (upstream's
+ * 75 s), and a few dozen of the largest (1.5 MiB) objects. A client that falls further behind
+ * gets 410 Expired and re-lists, as after a compaction.
  */
 export const DEFAULT_HISTORY_MS = 5 * 60_000;
 export const DEFAULT_MAX_EVENTS = 100 * 1024;
