@@ -118,7 +118,8 @@ export class WatchSink {
 
   /** Writes queued lines while the socket has room. */
   private flush(): void {
-    if (this.over || this.held || this.queue.length === 0) return;
+    // A stuck watcher's every event comes here: it must cost a comparison, not a cork.
+    if (this.over || this.held || this.queue.length === 0 || this.res.writableLength >= SOCKET_BYTES) return;
     let i = 0;
     // Corked, so a burst goes out as one write instead of one per line.
     const corkable = this.res as { cork?: () => void; uncork?: () => void };
