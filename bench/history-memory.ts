@@ -46,7 +46,11 @@ async function main(): Promise<void> {
     printTable(
       ['measured', 'RSS bytes', 'heap+external bytes'],
       [
-        [`per 1 KiB object held (${OBJECTS} created)`, String(Math.round(perObject)), String(Math.round((held.heapUsed + held.external - empty.heapUsed - empty.external) / OBJECTS))],
+        [
+          `per 1 KiB object held (${OBJECTS} created)`,
+          String(Math.round(perObject)),
+          String(Math.round((held.heapUsed + held.external - empty.heapUsed - empty.external) / OBJECTS)),
+        ],
         [
           `per event of history (${UPDATES} updates of ${POOL} objects)`,
           String(Math.round(perEvent)),
@@ -54,7 +58,19 @@ async function main(): Promise<void> {
         ],
       ],
     );
-    console.log(JSON.stringify({ objects: OBJECTS, updates: UPDATES, approxObjectJsonBytes: jsonBytes, rssPerObject: round1(perObject), rssPerHistoryEvent: round1(perEvent), empty, held, beforeUpdates, afterUpdates }));
+    console.log(
+      JSON.stringify({
+        objects: OBJECTS,
+        updates: UPDATES,
+        approxObjectJsonBytes: jsonBytes,
+        rssPerObject: round1(perObject),
+        rssPerHistoryEvent: round1(perEvent),
+        empty,
+        held,
+        beforeUpdates,
+        afterUpdates,
+      }),
+    );
   } finally {
     await stopServer(server);
   }
