@@ -81,11 +81,14 @@ function objectListPieces(r: ResourceRequest, list: EntryList): Pieces | undefin
 async function metaListPieces(r: ResourceRequest, as: AsTarget, list: EntryList): Promise<Pieces | undefined> {
   const apiVersion = `${as.group}/${as.version}`;
   const kind = as.kind === 'Table' ? 'Table' : 'PartialObjectMetadataList';
+  // Tables and their printers load on the first request for one, not at start-up. The options
+  // are read first: a bad includeObject is a 400 before any 406, as when the Table was built whole.
+  const table = as.kind === 'Table' ? (await import('./handlers/transform.js')).tableOptionsFor(r, as, list.metadata) : undefined;
   if (chooseEncoding(r.output.encodings, apiVersion, kind) !== 'json') return undefined;
   const { entries } = list;
   const pretty = r.output.pretty;
   const contentType = contentTypeOf('json', '');
-  if (as.kind !== 'Table') {
+  if (table === undefined) {
     const { toPartialObjectMetadata } = await import('../printers/index.js');
     const pieces = jsonArrayObjectPieces({
       head: { kind, apiVersion, metadata: list.metadata },
@@ -97,9 +100,8 @@ async function metaListPieces(r: ResourceRequest, as: AsTarget, list: EntryList)
     });
     return { contentType, pieces, size: {} };
   }
-  // Tables and their printers load on the first request for one, not at start-up.
-  const [{ tableOptionsFor }, { tableHead, tableRows }] = await Promise.all([import('./handlers/transform.js'), import('../printers/index.js')]);
-  const { printer, options } = tableOptionsFor(r, as, list.metadata);
+  const { tableHead, tableRows } = await import('../printers/index.js');
+  const { printer, options } = table;
   // A printer that orders its rows needs every object first (only small kinds have one).
   const sorted = printer.sortList?.(entries.map(entryObject));
   const object = (i: number): Obj => (sorted ? (sorted[i] as Obj) : entryObject(entries[i] as EntryList['entries'][number]));
