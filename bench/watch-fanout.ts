@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { bulkCreate, configMapBody, cpuSeconds, machineCpuSeconds, startServer, stopServer } from './cache-harness.js';
+import { bulkCreate, configMapBody, cpuSeconds, machineCpuSeconds, serverMemory, startServer, stopServer } from './cache-harness.js';
 import { requestOnce } from './http-client.js';
 import { encodeRequest, RawConnection } from './raw-client.js';
 import type { FanoutFinish, FanoutOpen, FanoutWorkerResult, FanoutWorkerSpec } from './watch-fanout-worker.js';
@@ -40,6 +40,9 @@ export interface FanoutResult {
   serverRssIdleBytes: number;
   /** Highest server RSS sampled every 100 ms from the first watch to the end of the writes. */
   serverRssPeakBytes: number;
+  /** Server RSS after a full GC, before any watch and at the end of the writes (watches still open). */
+  serverRssIdleAfterGcBytes: number;
+  serverRssEndAfterGcBytes: number;
   timedWatchers: number;
   writesPerSecond: number;
   /** Writes acknowledged inside the window, per second (the offered rate if the server keeps up). */
@@ -114,6 +117,7 @@ export async function benchWatchFanout(work: string, opts: FanoutOptions): Promi
     // From the current revision (no synthetic ADDED of the pool), a timeout that outlives the
     // run, no bookmarks (not measured).
     const path = `/api/v1/namespaces/${NAMESPACE}/configmaps?watch=true&resourceVersion=${startRv}&timeoutSeconds=3600`;
+    const serverRssIdleAfterGcBytes = (await serverMemory(server)).rss;
     const serverRssIdleBytes = rssBytes(server.pid);
     let serverRssPeakBytes = serverRssIdleBytes;
     const rssSampler = setInterval(() => {
@@ -142,6 +146,7 @@ export async function benchWatchFanout(work: string, opts: FanoutOptions): Promi
     const writes = await writeLoad(conns, url.host, opts, server.pid, bulk.worker);
     clearInterval(rssSampler);
     serverRssPeakBytes = Math.max(serverRssPeakBytes, rssBytes(server.pid));
+    const serverRssEndAfterGcBytes = (await serverMemory(server)).rss;
     for (const c of conns) c.close();
     // Deliveries of the last windowed writes may still be in flight.
     await new Promise((r) => setTimeout(r, 1500));
@@ -161,6 +166,8 @@ export async function benchWatchFanout(work: string, opts: FanoutOptions): Promi
       nonReaders: n?.watchers ?? 0,
       serverRssIdleBytes,
       serverRssPeakBytes,
+      serverRssIdleAfterGcBytes,
+      serverRssEndAfterGcBytes,
       timedWatchers: t.watchers,
       writesPerSecond: opts.writesPerSecond,
       ackedWritesPerSecond: ackedInWindow / seconds,

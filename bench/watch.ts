@@ -78,6 +78,11 @@ async function main(): Promise<void> {
       row('write p99 ms (from due)', fmt(alone.writeP99Ms), fmt(mixed.writeP99Ms)),
       row('server RSS idle MiB', mib(alone.serverRssIdleBytes), mib(mixed.serverRssIdleBytes)),
       row('server RSS peak MiB', mib(alone.serverRssPeakBytes), mib(mixed.serverRssPeakBytes), `< ${TARGETS.memoryRatio}x idle`, verdict(met.memory)),
+      row(
+        'server RSS after GC: idle -> end MiB',
+        `${mib(alone.serverRssIdleAfterGcBytes)} -> ${mib(alone.serverRssEndAfterGcBytes)}`,
+        `${mib(mixed.serverRssIdleAfterGcBytes)} -> ${mib(mixed.serverRssEndAfterGcBytes)}`,
+      ),
       row('non-readers ended by the server', '', `${fmt(mixed.nonReadersClosed, 0)} of ${fmt(mixed.nonReaders, 0)}`),
       row('other processes (cores)', fmt(alone.otherCpuLoad, 2), fmt(mixed.otherCpuLoad, 2)),
     ],
