@@ -30,15 +30,16 @@ export interface MutatingPlugin {
 }
 
 export interface Admission {
-  /** Mutating admission: may change a.object. */
-  admit(a: AdmissionAttributes): Promise<void>;
+  /** Mutating admission: the mutating plugins in order; may change a.object. */
+  mutate(a: AdmissionAttributes): Promise<void>;
+  /** Validating admission: the validating plugins in order; never changes a.object. */
   validate(a: AdmissionAttributes): Promise<void>;
 }
 
 /** Runs plugins in order; the first rejection (a thrown StatusError) stops the request. */
 export function admissionChain(plugins: ValidatingPlugin[], mutating: MutatingPlugin[] = []): Admission {
   return {
-    async admit(a) {
+    async mutate(a) {
       for (const p of mutating) await p.admit(a);
     },
     async validate(a) {

@@ -4,7 +4,7 @@
  */
 import type { FieldGetter, ResourceDefinition, Verb } from './types.js';
 import type { Obj } from '../machinery/object.js';
-import { isPlainObject } from '../machinery/object.js';
+import { boolAt, numAt, strAt } from '../machinery/fields.js';
 
 /** Groups served under their bare, historical names; every other group carries the brand domain. */
 const UNBRANDED_GROUPS: ReadonlySet<string> = new Set(['', 'apps', 'autoscaling', 'batch', 'extensions', 'policy']);
@@ -25,33 +25,17 @@ export const WITHOUT_DELETECOLLECTION: readonly Verb[] = ['create', 'delete', 'g
 /** The shared part of every review: create-only, never stored, no name rule beyond the path. */
 export const REVIEW = { verbs: ['create'] as readonly Verb[], virtual: true, nameRule: 'path-segment' } as const;
 
-/** The value at a dotted path of a JSON object, or undefined. */
-export function valueAt(obj: unknown, path: string): unknown {
-  let cur: unknown = obj;
-  for (const part of path.split('.')) {
-    if (!isPlainObject(cur)) return undefined;
-    cur = cur[part];
-  }
-  return cur;
-}
-
 /** A field-selector getter of a string field; absent reads as '' (Go's zero value). */
 export function text(path: string): FieldGetter {
-  return (obj: Obj) => {
-    const v = valueAt(obj, path);
-    return typeof v === 'string' ? v : '';
-  };
+  return (obj: Obj) => strAt(obj, path);
 }
 
 /** A field-selector getter of an integer field, formatted as upstream's strconv.Itoa (absent: "0"). */
 export function count(path: string): FieldGetter {
-  return (obj: Obj) => {
-    const v = valueAt(obj, path);
-    return String(typeof v === 'number' ? v : 0);
-  };
+  return (obj: Obj) => String(numAt(obj, path));
 }
 
 /** A field-selector getter of a boolean field, formatted as strconv.FormatBool (absent: "false"). */
 export function flag(path: string): FieldGetter {
-  return (obj: Obj) => String(valueAt(obj, path) === true);
+  return (obj: Obj) => String(boolAt(obj, path));
 }

@@ -81,9 +81,9 @@ export interface ResourceDefinition {
   /** Verbs served; default ALL_VERBS. */
   verbs?: readonly Verb[];
   /**
-   * Subresources; `status` shares the object, writes touch only `.status`; `finalize`
-   * (namespaces) writes only `spec.finalizers`; `binding` (pods) is a create-only Binding
-   * that assigns the pod to a node.
+   * Subresources, each declared in registry/subresources.ts (verbs, request kind, owned fields):
+   * `status` shares the object, `finalize` (namespaces) writes `spec.finalizers`, `binding` (pods)
+   * takes a Binding that assigns the pod to a node.
    */
   subresources?: { status?: boolean; finalize?: boolean; binding?: boolean };
   nameRule: NameRule;

@@ -166,6 +166,25 @@ describe('FieldManager.apply', () => {
     assert.equal((o.spec as Obj).replicas, 3);
   });
 
+  it('reads a live object holding fields its type lacks as upstream decodes it: without them', () => {
+    // Written before every write dropped unknown fields: `constructor` found an inherited schema entry.
+    const own = (o: Record<string, unknown>, key: string, value: unknown) =>
+      Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+    const item = own({ name: 'c' }, 'toString', 1);
+    const spec = own({ replicas: 1, containers: [item] }, '__proto__', { x: 1 });
+    const untracked = stored(own(obj(spec), 'constructor', { polluted: 'yes' }) as Obj);
+    const applied = fm().apply(untracked, obj({ replicas: 2 }), 'a', true);
+    assert.equal(JSON.stringify(applied.spec), '{"replicas":2,"containers":[{"name":"c"}]}');
+    assert.ok(!Object.hasOwn(applied, 'constructor'));
+    assert.deepEqual(summary(applied), [
+      'a/Apply: {"f:spec":{"f:replicas":{}}}',
+      'before-first-apply/Update: {"f:spec":{"f:containers":{"k:{\\"name\\":\\"c\\"}":{".":{},"f:name":{}}}}}',
+    ]);
+    const tracked = stored(own(fm().update(undefined, obj({ replicas: 1 }), 'a'), 'constructor', 1) as Obj);
+    const updated = fm().update(tracked, { ...obj({ replicas: 3 }), metadata: tracked.metadata }, 'b');
+    assert.deepEqual(summary(updated), ['b/Update: {"f:spec":{"f:replicas":{}}}']);
+  });
+
   it('refuses another kind, managedFields in the config, and a config its type cannot hold', () => {
     assert.equal(status(() => fm().apply(undefined, { ...obj({}), apiVersion: 'test/v2' }, 'a', false)).message, 'invalid object type: test/v2, Kind=Root');
     const mf = status(() => fm().apply(undefined, obj({}, { managedFields: [] }), 'a', false));

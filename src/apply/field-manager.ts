@@ -25,10 +25,12 @@ import {
 } from './ssa/managed-fields.js';
 import { stripMeta } from './ssa/strip-meta.js';
 import { typedErrorsMessage } from './ssa/typed/atoms.js';
+import { pruneUndeclared } from './ssa/typed/prune.js';
 import { validateTyped } from './ssa/typed/validate.js';
 import type { TypeRef } from './ssa/typed-schema.js';
 import { Updater } from './ssa/updater.js';
 import { zeroObject } from './ssa/zero-object.js';
+import { setOwn } from '../machinery/own-property.js';
 
 export interface FieldManagerConfig {
   /** The kind's typed schema. */
@@ -127,7 +129,8 @@ export class FieldManager {
   }
 
   // skipNonApplied: an untracked object's existing fields first go to before-first-apply.
-  private applySkipNonApplied(live: Obj, config: Obj, managed: Managed, manager: string, force: boolean): { object: Obj; managed: Managed } {
+  private applySkipNonApplied(stored: Obj, config: Obj, managed: Managed, manager: string, force: boolean): { object: Obj; managed: Managed } {
+    const live = this.liveAsTyped(stored);
     if (managed.fields.size === 0) managed = this.capUpdate(this.zero(), live, managed, BEFORE_FIRST_APPLY);
     const id = managerIdentifier({ manager: manager || 'unknown', operation: 'Apply', subresource: this.cfg.subresource });
     const { object, changed } = this.structuredApply(live, config, managed, id, force);
@@ -155,10 +158,10 @@ export class FieldManager {
     return managed;
   }
 
-  private structuredUpdate(live: Obj, next: Obj, managed: Managed, manager: string) {
+  private structuredUpdate(stored: Obj, next: Obj, managed: Managed, manager: string) {
     this.typed(next, 'new');
     // The zero object (only ever had from zero()) is built from the type: it conforms.
-    if (live !== this.zeroObj) this.typed(live, 'live');
+    const live = stored === this.zeroObj ? stored : this.liveAsTyped(stored);
     return this.updater.updateOwnership(live, next, this.cfg.apiVersion, managed.fields, manager);
   }
 
@@ -172,11 +175,23 @@ export class FieldManager {
     // Upstream 1.25 answers this with a reasonless 500; it is the client's configuration that is
     // wrong, so orch answers 400 (DESIGN: bad input never yields a 500), with upstream's text.
     if (patchErrors.length > 0) throw badRequest(`failed to create typed patch object (${this.gvknn(config)}): ${typedErrorsMessage(patchErrors)}`);
-    this.typed(live, 'live');
     const { object, managers } = this.updater.apply(live, config, this.cfg.apiVersion, managed.fields, id, force);
     managed.fields = managers;
     if (object === undefined) return { object: structuredClone(live), changed: false };
     return { object: structuredClone(object) as Obj, changed: true };
+  }
+
+  /**
+   * The live object as its type reads it (already checked: structuredApply relies on it). Fields
+   * the type lacks, which an object written before every write dropped them may still hold (a
+   * `constructor` an inherited schema lookup once let through), are left out as upstream's typed
+   * decoding of a stored object leaves them out; any other mismatch is the server's fault (500).
+   */
+  private liveAsTyped(live: Obj): Obj {
+    if (validateTyped(live, this.cfg.type.atom).length === 0) return live;
+    const pruned = pruneUndeclared(live, this.cfg.type.atom) as Obj;
+    this.typed(pruned, 'live');
+    return pruned;
   }
 
   // ObjectToTyped: the object must conform to its type.
@@ -252,7 +267,7 @@ function withoutManagedFields(obj: Obj): Obj {
   const meta = metadataOf(obj);
   if (meta === undefined || !('managedFields' in meta)) return obj;
   const rest: Record<string, unknown> = {};
-  for (const key of Object.keys(meta)) if (key !== 'managedFields') rest[key] = meta[key];
+  for (const key of Object.keys(meta)) if (key !== 'managedFields') setOwn(rest, key, meta[key]);
   return { ...obj, metadata: rest };
 }
 

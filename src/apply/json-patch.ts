@@ -3,6 +3,7 @@
  * Any failure throws a BadRequest-style error naming the operation, and the input is untouched.
  */
 import { deepEqual } from '../machinery/deep-equal.js';
+import { setOwn } from '../machinery/own-property.js';
 import { badRequest, StatusError } from '../machinery/status.js';
 
 type Container = Record<string, unknown> | unknown[];
@@ -33,7 +34,7 @@ function locate(doc: unknown, path: string[]): { parent: Container; token: strin
   let cur: unknown = doc;
   for (const token of path.slice(0, -1)) {
     if (Array.isArray(cur)) cur = cur[arrayIndex(cur, token, false)];
-    else if (isContainer(cur) && token in cur) cur = (cur as Record<string, unknown>)[token];
+    else if (isContainer(cur) && Object.hasOwn(cur, token)) cur = (cur as Record<string, unknown>)[token];
     else throw new Error(`missing value at "${token}"`);
   }
   if (!isContainer(cur)) throw new Error('path does not point into an object or array');
@@ -44,14 +45,14 @@ function getAt(doc: unknown, path: string[]): unknown {
   if (path.length === 0) return doc;
   const { parent, token } = locate(doc, path);
   if (Array.isArray(parent)) return parent[arrayIndex(parent, token, false)];
-  if (!(token in parent)) throw new Error(`missing value at "${token}"`);
+  if (!Object.hasOwn(parent, token)) throw new Error(`missing value at "${token}"`);
   return parent[token];
 }
 
 function remove(doc: unknown, path: string[]): unknown {
   const { parent, token } = locate(doc, path);
   if (Array.isArray(parent)) return parent.splice(arrayIndex(parent, token, false), 1)[0];
-  if (!(token in parent)) throw new Error(`unable to remove nonexistent key: ${token}`);
+  if (!Object.hasOwn(parent, token)) throw new Error(`unable to remove nonexistent key: ${token}`);
   const v = parent[token];
   delete parent[token];
   return v;
@@ -61,7 +62,7 @@ function add(doc: unknown, path: string[], value: unknown): unknown {
   if (path.length === 0) return value;
   const { parent, token } = locate(doc, path);
   if (Array.isArray(parent)) parent.splice(arrayIndex(parent, token, true), 0, value);
-  else parent[token] = value;
+  else setOwn(parent, token, value);
   return doc;
 }
 
@@ -70,8 +71,8 @@ function replace(doc: unknown, path: string[], value: unknown): unknown {
   const { parent, token } = locate(doc, path);
   if (Array.isArray(parent)) parent[arrayIndex(parent, token, false)] = value;
   else {
-    if (!(token in parent)) throw new Error(`replace operation does not apply: doc is missing key: /${path.join('/')}`);
-    parent[token] = value;
+    if (!Object.hasOwn(parent, token)) throw new Error(`replace operation does not apply: doc is missing key: /${path.join('/')}`);
+    setOwn(parent, token, value);
   }
   return doc;
 }

@@ -85,8 +85,9 @@ export class PatchSchema {
     if (shape === 'map') return { sub: PatchSchema.at(lookup, s.additionalProperties as Schema), meta: NO_META };
     if (shape !== 'struct') throw patchError(`merging an object in json but data type is not map or struct, instead is: ${this.kindName()}`);
     const props = s.properties ?? {};
-    // Go's JSON field lookup falls back to a case-insensitive match.
-    const field = props[key] ?? Object.entries(props).find(([name]) => name.toLowerCase() === key.toLowerCase())?.[1];
+    // Go's JSON field lookup falls back to a case-insensitive match. Own properties only: a key
+    // named `constructor` is no field.
+    const field = (Object.hasOwn(props, key) ? props[key] : undefined) ?? Object.entries(props).find(([name]) => name.toLowerCase() === key.toLowerCase())?.[1];
     if (field === undefined) {
       if (strict || s.properties === undefined) throw this.fieldNotFound(key);
       return { sub: PatchSchema.plain(), meta: NO_META };

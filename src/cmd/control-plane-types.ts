@@ -1,4 +1,7 @@
 /** The embeddable control plane's options and handle (see startControlPlane in control-plane.ts). */
+import type { RequestHeaderOptions } from '../auth/authn/request-header.js';
+import type { OidcOptions } from '../auth/authn/oidc.js';
+import type { AuthenticationSettings } from '../server/authentication-config.js';
 export interface ControlPlaneOptions {
   /** Data directory (SQLite file, certificates, admin.kubeconfig). Default `./.orch`. */
   dataDir?: string;
@@ -9,6 +12,11 @@ export interface ControlPlaneOptions {
   kubernetesCompat?: boolean;
   /** `sqlite` (default) or `memory`. */
   storageBackend?: 'sqlite' | 'memory';
+  /**
+   * Bytes the store may hold before writes are refused as etcd refuses them
+   * (`etcdserver: mvcc: database space exceeded`). Default 2 GiB; negative: no quota.
+   */
+  quotaBackendBytes?: number;
   /** Event time to live in milliseconds. Default 1 hour. */
   eventTtlMs?: number;
   /** How often history is compacted, in milliseconds. Default 5 minutes. */
@@ -30,6 +38,28 @@ export interface ControlPlaneOptions {
   serviceNodePortRange?: string;
   /** Feature gates by name (`--feature-gates`), e.g. `{ ServerSideApply: false }`. */
   featureGates?: Record<string, boolean>;
+  /** CA bundle (PEM) client certificates are verified against (`--client-ca-file`). Default: the generated CA. */
+  clientCaPem?: string;
+  /** Static token file (`--token-auth-file`). */
+  tokenAuthFile?: string;
+  /** Bootstrap tokens authenticate (`--enable-bootstrap-token-auth`). Default false. */
+  enableBootstrapTokenAuth?: boolean;
+  /** Webhook token authentication: the webhook's kubeconfig, TokenReview version (default v1beta1), cache TTL (default 2m). */
+  authenticationTokenWebhook?: { kubeconfigPath: string; version: 'v1' | 'v1beta1'; cacheTtlMs: number };
+  /** Service-account tokens: key files, signing key, issuers, API audiences, lookup, longest lifetime (see the flags). */
+  serviceAccounts?: AuthenticationSettings['serviceAccounts'];
+  /** OpenID Connect ID tokens (the `--oidc-*` flags). */
+  oidc?: OidcOptions;
+  /** The authenticating proxy (`--requestheader-*`): its CA, allowed CNs and header names. */
+  requestHeader?: RequestHeaderOptions;
+  /** Requests without credentials are `system:anonymous` instead of 401 (`--anonymous-auth`). Default false. */
+  anonymousAuth?: boolean;
+  /** How long a non-long-running request may take before 504 (`--request-timeout`), in ms. Default 60 000; 0: none. */
+  requestTimeoutMs?: number;
+  /** Watches without timeoutSeconds end after 1-2x this many seconds (`--min-request-timeout`). Default 1800. */
+  minRequestTimeoutSeconds?: number;
+  /** In-flight limits before 429 (`--max-requests-inflight`, `--max-mutating-requests-inflight`). Default 400 / 200; 0: none. */
+  inFlight?: { maxRequestsInflight: number; maxMutatingRequestsInflight: number };
   /** Run the controllers (namespace finalization); false for `orch-apiserver`. Default true. */
   controllers?: boolean;
 }

@@ -11,26 +11,51 @@ import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import type { Store } from '../storage/interface.js';
 import { startCompactor } from '../storage/compactor.js';
+import { DEFAULT_QUOTA_BACKEND_BYTES, NO_SPACE_MESSAGE } from '../storage/limits.js';
 import { brandFor } from '../machinery/brand.js';
 import { startApiServer } from '../server/apiserver.js';
 import { RestClient } from '../client/rest-client.js';
 import { NamespaceController } from '../controllers/namespace-controller.js';
 import type { ControlPlane, ControlPlaneOptions } from './control-plane-types.js';
+import { lockDataDir } from './data-dir-lock.js';
+import { explainListenError } from './startup-errors.js';
 
 export type { ControlPlane, ControlPlaneOptions } from './control-plane-types.js';
 
 const FIVE_MINUTES = 5 * 60 * 1000;
 
 /** Opens the configured store under dataDir. */
-function openStore(kind: ControlPlaneOptions['storageBackend'], dataDir: string): Store {
-  if (kind === 'memory') return new MemoryStore();
-  return SqliteStore.open(join(dataDir, 'state.db'));
+function openStore(opts: ControlPlaneOptions, dataDir: string): Store {
+  const limits = { quotaBackendBytes: opts.quotaBackendBytes };
+  if (opts.storageBackend === 'memory') return new MemoryStore(limits);
+  return SqliteStore.open(join(dataDir, 'state.db'), limits);
 }
 
-/** Starts API server and controllers; resolves once `/readyz` would answer 200. */
+/**
+ * Starts API server and controllers; resolves once `/readyz` would answer 200. A failure
+ * rejects with a one-line message naming the problem and its fix, after undoing what was
+ * started; the kubeconfig is written only once the server listens.
+ */
 export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
+  const undo: (() => unknown)[] = [];
+  try {
+    return await start(opts, undo);
+  } catch (err) {
+    for (const step of undo.reverse())
+      await Promise.resolve()
+        .then(step)
+        .catch(() => {});
+    throw err;
+  }
+}
+
+async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promise<ControlPlane> {
   const dataDir = resolve(opts.dataDir ?? '.orch');
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 }).catch((err: Error) => {
+    throw new Error(`cannot create data directory ${dataDir} (${err.message}): choose another --data-dir`);
+  });
+  const lock = lockDataDir(dataDir);
+  undo.push(() => lock.release());
   const brand = brandFor(opts.kubernetesCompat ?? false);
   const bindAddress = opts.bindAddress ?? '127.0.0.1';
   const pki = await ensureCertificates(opts.certDir ?? join(dataDir, 'pki'), {
@@ -41,27 +66,54 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     certPem: opts.tlsCertPem ?? pki.serverCertPem,
     keyPem: opts.tlsKeyPem ?? pki.serverKeyPem,
   };
-  const store = openStore(opts.storageBackend, dataDir);
+  const store = openStore(opts, dataDir);
+  undo.push(() => store.close());
   const stopCompactor = startCompactor(store, { intervalMs: opts.compactionIntervalMs ?? FIVE_MINUTES });
+  undo.push(stopCompactor);
+  const port = opts.securePort ?? 6443;
   const server = await startApiServer({
     brand,
     store,
     bindAddress,
-    port: opts.securePort ?? 6443,
+    port,
     certPem: serving.certPem,
     keyPem: serving.keyPem,
-    clientCaPem: pki.caCertPem,
+    clientCaPem: opts.clientCaPem ?? pki.caCertPem,
+    authentication: {
+      tokenAuthFile: opts.tokenAuthFile,
+      anonymousAuth: opts.anonymousAuth,
+      requestHeader: opts.requestHeader,
+      enableBootstrapTokenAuth: opts.enableBootstrapTokenAuth,
+      webhook: opts.authenticationTokenWebhook,
+      serviceAccounts: opts.serviceAccounts,
+      oidc: opts.oidc,
+    },
     eventTtlMs: opts.eventTtlMs ?? 60 * 60 * 1000,
     serviceClusterIPRange: opts.serviceClusterIPRange,
     serviceNodePortRange: opts.serviceNodePortRange,
     shutdownDelayMs: opts.shutdownDelayMs ?? 0,
     livezGracePeriodMs: opts.livezGracePeriodMs ?? 0,
+    requestTimeoutMs: opts.requestTimeoutMs,
+    minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
+    inFlight: opts.inFlight,
     watchHistoryMs: opts.compactionIntervalMs ?? FIVE_MINUTES,
     featureGates: opts.featureGates,
+  }).catch((err: unknown) => {
+    if (err instanceof Error && err.message === NO_SPACE_MESSAGE) {
+      // Start-up writes (bootstrap objects) found the store full: only a larger quota lets the
+      // server start so that objects can be deleted.
+      throw new Error(
+        `the store in ${dataDir} holds ${store.dbSize()} bytes, too many for --quota-backend-bytes ${opts.quotaBackendBytes || DEFAULT_QUOTA_BACKEND_BYTES}: start with a larger --quota-backend-bytes, then delete objects`,
+      );
+    }
+    throw explainListenError(err, { bindAddress, port });
   });
+  undo.push(() => server.shutdown());
   const host = bindAddress === '0.0.0.0' || bindAddress === '::' ? '127.0.0.1' : bindAddress;
   const url = `https://${host.includes(':') ? `[${host}]` : host}:${server.port}`;
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
+  // Written only now that the server listens, atomically (kubeconfig.ts): a failed start leaves
+  // the previous kubeconfig, never a half-written one or one naming a server that is not there.
   await writeKubeconfig(kubeconfigPath, {
     server: url,
     caPem: pki.caCertPem,
@@ -95,6 +147,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         await server.shutdown();
         await stopCompactor();
         await store.close();
+        lock.release();
       })();
       return stopping;
     },

@@ -17,3 +17,9 @@ describe('--feature-gates', () => {
     assert.throws(() => parseFeatureGates('Bogus=true'), /unrecognized feature gate: Bogus/);
   });
 });
+
+it('names inherited by every object are unrecognized gates, not accepted', () => {
+  for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+    assert.throws(() => parseFeatureGates(`${name}=true`), new RegExp(`unrecognized feature gate: ${name}`));
+  }
+});

@@ -29,7 +29,7 @@ export function parseFeatureGates(value: string, previous: Record<string, boolea
     const raw = s.slice(eq + 1).trim();
     const v = parseGoBool(raw);
     if (v === undefined) throw new Error(`invalid value of ${key}=${raw}, err: ${parseBoolError(raw)}`);
-    if (!(key in FEATURE_GATE_DEFAULTS)) throw new Error(`unrecognized feature gate: ${key}`);
+    if (!Object.hasOwn(FEATURE_GATE_DEFAULTS, key)) throw new Error(`unrecognized feature gate: ${key}`);
     out[key] = v;
   }
   return out;

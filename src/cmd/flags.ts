@@ -1,14 +1,35 @@
 /** The API server's command-line flags (upstream names and defaults), shared by both binaries. */
-import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE } from '../admission/service-allocation.js';
+import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, DEFAULT_SERVICE_NODE_PORT_RANGE, parseClusterIPRange, parseNodePortRange } from '../registry/service/ranges.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { checkPair } from '../pki/check.js';
+import { DEFAULT_QUOTA_BACKEND_BYTES } from '../storage/limits.js';
 import { parseDuration } from '../machinery/duration.js';
+import { parseBoolError, parseGoBool } from '../machinery/go-bool.js';
 import type { ControlPlaneOptions } from './control-plane-types.js';
+import { type OidcOptions, validateOidcFlags } from '../auth/authn/oidc.js';
 import { parseFeatureGates } from './feature-gates.js';
 
-function duration(value: string): number {
-  return parseDuration(value);
+/**
+ * A flag parser whose every failure is commander's InvalidArgumentError, so a bad value is
+ * reported as one line (`error: option '--x <v>' argument 'y' is invalid. <why>`), exit 1.
+ */
+function flagValue<T>(parse: (value: string) => T): (value: string) => T {
+  return (value) => {
+    try {
+      return parse(value);
+    } catch (e) {
+      throw new InvalidArgumentError(e instanceof Error ? e.message : String(e));
+    }
+  };
 }
+
+const duration = flagValue((value: string): number => {
+  const ms = parseDuration(value);
+  if (ms < 0) throw new Error(`a duration must not be negative, got ${value}`);
+  return ms;
+});
 
 function featureGates(value: string, previous: Record<string, boolean> | undefined): Record<string, boolean> {
   try {
@@ -18,11 +39,53 @@ function featureGates(value: string, previous: Record<string, boolean> | undefin
   }
 }
 
-function port(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid port ${value}`);
-  return n;
+/** A decimal integer in [min, max]; Number() alone would take '', ' 1', '0x10' and '1e3'. */
+function integer(min: number, max: number, what: string): (value: string) => number {
+  return flagValue((value) => {
+    const n = /^[+-]?\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) throw new Error(`want ${what}`);
+    return n;
+  });
 }
+
+/** A Go-style boolean flag: bare means true, else strconv.ParseBool's spellings. */
+function goBoolFlag(value: string | undefined): boolean {
+  if (value === undefined) return true;
+  const b = parseGoBool(value);
+  if (b === undefined) throw new InvalidArgumentError(parseBoolError(value));
+  return b;
+}
+
+/** A repeatable flag whose values are kept whole (pflag stringArray). */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** A pflag string slice: comma-separated, repeatable. */
+function list(value: string, previous: string[]): string[] {
+  return [...previous, ...value.split(',').filter((v) => v !== '')];
+}
+
+const port = integer(0, 65535, 'a port number from 0 to 65535 (0 picks a free port)');
+const verbosity = integer(0, 2 ** 31 - 1, 'a log level: a whole number, 0 or more');
+// etcd's int64 flag: 0 means the default (2 GiB) and a negative value no quota at all.
+const quotaBytes = integer(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 'a number of bytes');
+
+const ipAddress = flagValue((value: string): string => {
+  if (isIP(value) === 0) throw new Error('want an IP address such as 127.0.0.1, 0.0.0.0 or ::');
+  return value;
+});
+
+const clusterIPRange = flagValue((value: string): string => {
+  parseClusterIPRange(value);
+  return value;
+});
+
+const nodePortRange = flagValue((value: string): string => {
+  parseNodePortRange(value);
+  return value;
+});
+const count = integer(0, Number.MAX_SAFE_INTEGER, 'a whole number, 0 or more');
 
 /** A command with every API server flag, each with its default in --help. */
 export function apiServerCommand(name: string, description: string): Command {
@@ -30,20 +93,74 @@ export function apiServerCommand(name: string, description: string): Command {
     .description(description)
     .option('--data-dir <dir>', 'directory of the embedded store, certificates and admin.kubeconfig', './.orch')
     .option('--secure-port <port>', 'HTTPS port (0 picks a free port)', port, 6443)
-    .option('--bind-address <ip>', 'address to listen on', '127.0.0.1')
+    .option('--bind-address <ip>', 'address to listen on', ipAddress, '127.0.0.1')
     .option('--cert-dir <dir>', 'directory of the generated certificates (default <data-dir>/pki)')
     .option('--tls-cert-file <file>', 'serving certificate (PEM) instead of the generated one')
     .option('--tls-private-key-file <file>', 'key of --tls-cert-file (PEM)')
     .addOption(new Option('--storage-backend <backend>', 'storage backend').choices(['sqlite', 'memory']).default('sqlite'))
+    .option(
+      '--quota-backend-bytes <bytes>',
+      "stored bytes past which writes are refused as etcd refuses them ('database space exceeded'); 0: the default, negative: no quota",
+      quotaBytes,
+      DEFAULT_QUOTA_BACKEND_BYTES,
+    )
     .option('--event-ttl <duration>', 'how long events are kept after their last write', duration, parseDuration('1h'))
     .option('--etcd-compaction-interval <duration>', 'how often history older than this is compacted', duration, parseDuration('5m'))
-    .option('--service-cluster-ip-range <cidr>', 'IPv4 range Service cluster IPs are allocated from', DEFAULT_SERVICE_CLUSTER_IP_RANGE)
-    .option('--service-node-port-range <range>', 'port range NodePort Services are allocated from', DEFAULT_SERVICE_NODE_PORT_RANGE)
+    .option('--service-cluster-ip-range <cidr>', 'IPv4 range Service cluster IPs are allocated from', clusterIPRange, DEFAULT_SERVICE_CLUSTER_IP_RANGE)
+    .option('--service-node-port-range <range>', 'port range NodePort Services are allocated from', nodePortRange, DEFAULT_SERVICE_NODE_PORT_RANGE)
     .option('--kubernetes-compat', "serve Kubernetes' own names (*.k8s.io, kube-system)", false)
     .option('--livez-grace-period <duration>', 'time after start during which unfinished post-start hooks count as live', duration, 0)
     .option('--shutdown-delay-duration <duration>', 'time /readyz fails before the server stops listening on SIGTERM', duration, 0)
+    .option('--client-ca-file <file>', 'CA bundle client certificates are verified against (default: the generated CA)')
+    .option('--token-auth-file <file>', 'static bearer tokens: CSV of token, user name, uid and an optional quoted group list')
+    .option('--enable-bootstrap-token-auth [bool]', 'bootstrap tokens (Secrets bootstrap-token-<id> in the system namespace) authenticate', goBoolFlag, false)
+    .option('--authentication-token-webhook-config-file <file>', 'kubeconfig naming the TokenReview webhook bearer tokens are sent to')
+    .addOption(
+      new Option('--authentication-token-webhook-version <version>', 'TokenReview version sent to the webhook').choices(['v1', 'v1beta1']).default('v1beta1'),
+    )
+    .option('--authentication-token-webhook-cache-ttl <duration>', 'how long webhook answers are cached', duration, parseDuration('2m'))
+    .option('--service-account-key-file <file>', 'PEM file of keys that verify service-account tokens (repeatable; default: the serving key)', collect, [])
+    .option('--service-account-signing-key-file <file>', 'private key TokenRequest signs service-account tokens with (default: the serving key)')
+    .option(
+      '--service-account-issuer <url>',
+      'issuer of service-account tokens (repeatable: the first signs, all are accepted; default https://orch.default.svc.cluster.local)',
+      collect,
+      [],
+    )
+    .option('--api-audiences <audiences>', 'audiences a bound token must name one of (comma-separated; default: the issuers)', list, [])
+    .option('--service-account-lookup [bool]', 'legacy service-account tokens must still match their Secret and ServiceAccount', goBoolFlag, true)
+    .option('--service-account-max-token-expiration <duration>', 'longest lifetime TokenRequest grants (0: no limit)', duration, 0)
+    .option('--oidc-issuer-url <url>', 'OpenID Connect issuer (https) whose ID tokens authenticate')
+    .option('--oidc-client-id <id>', 'the client id ID tokens must be issued for (with --oidc-issuer-url)')
+    .option('--oidc-ca-file <file>', 'CA bundle the issuer is verified with (default: the system roots)')
+    .option('--oidc-username-claim <claim>', 'claim holding the user name', 'sub')
+    .option('--oidc-username-prefix <prefix>', "prefix of user names (default '<issuer>#' unless the claim is email; '-' for none)")
+    .option('--oidc-groups-claim <claim>', 'claim holding the groups (a string or a list)')
+    .option('--oidc-groups-prefix <prefix>', 'prefix of group names')
+    .option('--oidc-signing-algs <algs>', 'accepted signing algorithms (comma-separated)', list, [])
+    .option('--oidc-required-claim <key=value>', 'a claim the ID token must hold with this value (repeatable)', list, [])
+    .option('--requestheader-client-ca-file <file>', 'CA of the authenticating proxy whose certificate lets it name the user in request headers')
+    .option(
+      '--requestheader-allowed-names <names>',
+      'client certificate common names allowed to act as the proxy (comma-separated; empty: any from the CA)',
+      list,
+      [],
+    )
+    .option('--requestheader-username-headers <headers>', 'request headers holding the user name, first non-empty wins (e.g. X-Remote-User)', list, [])
+    .option('--requestheader-group-headers <headers>', 'request headers holding groups (e.g. X-Remote-Group)', list, [])
+    .option('--requestheader-extra-headers-prefix <prefixes>', 'request header prefixes of extra user attributes (e.g. X-Remote-Extra-)', list, [])
+    .option(
+      '--anonymous-auth [bool]',
+      'requests without credentials are system:anonymous (authorization decides) instead of 401; off until RBAC serves the public-info role',
+      goBoolFlag,
+      false,
+    )
+    .option('--request-timeout <duration>', 'longest time a non-long-running request may take before 504 (0: none)', duration, parseDuration('1m'))
+    .option('--min-request-timeout <seconds>', 'watches without timeoutSeconds end after a random time between this and twice this', count, 1800)
+    .option('--max-requests-inflight <n>', 'read-only requests served at once before 429 (watches and system:masters not counted; 0: no limit)', count, 400)
+    .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once before 429 (0: no limit)', count, 200)
     .option('--feature-gates <gates>', 'comma-separated key=value pairs that switch features on or off (e.g. ServerSideApply=false)', featureGates)
-    .option('-v, --v <level>', 'log verbosity', (v) => Number(v), 0);
+    .option('-v, --v <level>', 'log verbosity', verbosity, 0);
 }
 
 interface ParsedFlags {
@@ -54,6 +171,7 @@ interface ParsedFlags {
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   storageBackend: 'sqlite' | 'memory';
+  quotaBackendBytes: number;
   eventTtl: number;
   etcdCompactionInterval: number;
   kubernetesCompat: boolean;
@@ -62,7 +180,62 @@ interface ParsedFlags {
   livezGracePeriod: number;
   shutdownDelayDuration: number;
   featureGates?: Record<string, boolean>;
+  clientCaFile?: string;
+  tokenAuthFile?: string;
+  enableBootstrapTokenAuth: boolean;
+  oidcIssuerUrl?: string;
+  oidcClientId?: string;
+  oidcCaFile?: string;
+  oidcUsernameClaim: string;
+  oidcUsernamePrefix?: string;
+  oidcGroupsClaim?: string;
+  oidcGroupsPrefix?: string;
+  oidcSigningAlgs: string[];
+  oidcRequiredClaim: string[];
+  serviceAccountKeyFile: string[];
+  serviceAccountSigningKeyFile?: string;
+  serviceAccountIssuer: string[];
+  apiAudiences: string[];
+  serviceAccountLookup: boolean;
+  serviceAccountMaxTokenExpiration: number;
+  authenticationTokenWebhookConfigFile?: string;
+  authenticationTokenWebhookVersion: 'v1' | 'v1beta1';
+  authenticationTokenWebhookCacheTtl: number;
+  requestheaderClientCaFile?: string;
+  requestheaderAllowedNames: string[];
+  requestheaderUsernameHeaders: string[];
+  requestheaderGroupHeaders: string[];
+  requestheaderExtraHeadersPrefix: string[];
+  anonymousAuth: boolean;
+  requestTimeout: number;
+  minRequestTimeout: number;
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
   v: number;
+}
+
+/** The OIDC authenticator's settings from the --oidc-* flags (undefined without an issuer); throws upstream's errors. */
+function oidcFromFlags(flags: ParsedFlags): OidcOptions | undefined {
+  const invalid = validateOidcFlags(flags.oidcIssuerUrl, flags.oidcClientId);
+  if (invalid) throw new Error(invalid);
+  if (!flags.oidcIssuerUrl || !flags.oidcClientId) return undefined;
+  const required = new Map<string, string>();
+  for (const pair of flags.oidcRequiredClaim) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new Error(`--oidc-required-claim ${JSON.stringify(pair)} must be key=value`);
+    required.set(pair.slice(0, eq), pair.slice(eq + 1));
+  }
+  return {
+    issuerUrl: flags.oidcIssuerUrl,
+    clientId: flags.oidcClientId,
+    caPem: flags.oidcCaFile ? readFileSync(flags.oidcCaFile, 'utf8') : undefined,
+    usernameClaim: flags.oidcUsernameClaim,
+    usernamePrefix: flags.oidcUsernamePrefix,
+    groupsClaim: flags.oidcGroupsClaim,
+    groupsPrefix: flags.oidcGroupsPrefix,
+    signingAlgs: flags.oidcSigningAlgs.length > 0 ? flags.oidcSigningAlgs : ['RS256'],
+    requiredClaims: required,
+  };
 }
 
 /** Control-plane options from parsed flags; reads the TLS files when given. */
@@ -70,14 +243,16 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
   if ((flags.tlsCertFile === undefined) !== (flags.tlsPrivateKeyFile === undefined)) {
     throw new Error('--tls-cert-file and --tls-private-key-file must be given together');
   }
+  const tls = flags.tlsCertFile && flags.tlsPrivateKeyFile ? readServingPair(flags.tlsCertFile, flags.tlsPrivateKeyFile) : undefined;
   return {
     dataDir: flags.dataDir,
     securePort: flags.securePort,
     bindAddress: flags.bindAddress,
     certDir: flags.certDir,
-    tlsCertPem: flags.tlsCertFile ? readFileSync(flags.tlsCertFile, 'utf8') : undefined,
-    tlsKeyPem: flags.tlsPrivateKeyFile ? readFileSync(flags.tlsPrivateKeyFile, 'utf8') : undefined,
+    tlsCertPem: tls?.certPem,
+    tlsKeyPem: tls?.keyPem,
     storageBackend: flags.storageBackend,
+    quotaBackendBytes: flags.quotaBackendBytes,
     eventTtlMs: flags.eventTtl,
     compactionIntervalMs: flags.etcdCompactionInterval,
     kubernetesCompat: flags.kubernetesCompat,
@@ -86,6 +261,53 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     livezGracePeriodMs: flags.livezGracePeriod,
     shutdownDelayMs: flags.shutdownDelayDuration,
     verbosity: flags.v,
+    clientCaPem: flags.clientCaFile ? readFileSync(flags.clientCaFile, 'utf8') : undefined,
+    tokenAuthFile: flags.tokenAuthFile,
+    anonymousAuth: flags.anonymousAuth,
+    enableBootstrapTokenAuth: flags.enableBootstrapTokenAuth,
+    oidc: oidcFromFlags(flags),
+    serviceAccounts: {
+      keyFiles: flags.serviceAccountKeyFile,
+      signingKeyFile: flags.serviceAccountSigningKeyFile,
+      issuers: flags.serviceAccountIssuer,
+      apiAudiences: flags.apiAudiences,
+      lookup: flags.serviceAccountLookup,
+      maxTokenExpirationSeconds: Math.floor(flags.serviceAccountMaxTokenExpiration / 1000),
+    },
+    authenticationTokenWebhook: flags.authenticationTokenWebhookConfigFile
+      ? {
+          kubeconfigPath: flags.authenticationTokenWebhookConfigFile,
+          version: flags.authenticationTokenWebhookVersion,
+          cacheTtlMs: flags.authenticationTokenWebhookCacheTtl,
+        }
+      : undefined,
+    requestHeader: flags.requestheaderClientCaFile
+      ? {
+          clientCaPem: readFileSync(flags.requestheaderClientCaFile, 'utf8'),
+          allowedNames: flags.requestheaderAllowedNames,
+          usernameHeaders: flags.requestheaderUsernameHeaders,
+          groupHeaders: flags.requestheaderGroupHeaders,
+          extraHeaderPrefixes: flags.requestheaderExtraHeadersPrefix,
+        }
+      : undefined,
+    requestTimeoutMs: flags.requestTimeout,
+    minRequestTimeoutSeconds: flags.minRequestTimeout,
+    inFlight: { maxRequestsInflight: flags.maxRequestsInflight, maxMutatingRequestsInflight: flags.maxMutatingRequestsInflight },
     ...(flags.featureGates ? { featureGates: flags.featureGates } : {}),
   };
+}
+
+/** The serving pair of --tls-cert-file and --tls-private-key-file, checked to be a certificate and its key. */
+function readServingPair(certFile: string, keyFile: string): { certPem: string; keyPem: string } {
+  const read = (file: string, flag: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new Error(`cannot read ${flag} ${file} (${e instanceof Error ? e.message : String(e)}): give the path of a readable PEM file`);
+    }
+  };
+  const certPem = read(certFile, '--tls-cert-file');
+  const keyPem = read(keyFile, '--tls-private-key-file');
+  checkPair(certFile, certPem, keyFile, keyPem, 'give --tls-cert-file a PEM certificate and --tls-private-key-file its PEM key');
+  return { certPem, keyPem };
 }

@@ -1,5 +1,10 @@
-/** `orch`: the all-in-one control plane (API server plus the controllers the API needs). */
+/** `orch`: the all-in-one control plane (API server plus the controllers the API needs), and `orch kubeconfig`. */
 import { apiServerCommand } from './flags.js';
 import { runServer } from './run.js';
 
-await runServer(apiServerCommand('orch', 'orch all-in-one control plane: API server and controllers in one process'), 'orch', true);
+if (process.argv[2] === 'kubeconfig') {
+  const { runKubeconfigCommand } = await import('./kubeconfig-command.js');
+  await runKubeconfigCommand(process.argv.slice(3));
+} else {
+  await runServer(apiServerCommand('orch', 'orch all-in-one control plane: API server and controllers in one process'), 'orch', true);
+}

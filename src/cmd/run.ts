@@ -2,32 +2,37 @@
 import { relative } from 'node:path';
 import type { Command } from 'commander';
 import { startControlPlane } from './control-plane.js';
+import type { ControlPlane } from './control-plane-types.js';
 import { optionsFromFlags } from './flags.js';
-import type { ControlPlaneOptions } from './control-plane-types.js';
+import { startupErrorLine } from './startup-errors.js';
 
-/** Parses argv with cmd, starts, and stops gracefully on a signal. */
+/**
+ * Parses argv with cmd, starts, and stops gracefully on a signal. A flag commander refuses
+ * exits 1 with commander's one line; any other start-up failure exits 1 with one line naming
+ * the problem and its fix, never a stack trace.
+ */
 export async function runServer(cmd: Command, label: string, controllers: boolean): Promise<void> {
   cmd.parse(process.argv);
-  let opts: ControlPlaneOptions;
+  let cp: ControlPlane;
   try {
-    opts = optionsFromFlags(cmd.opts());
+    cp = await startControlPlane({ ...optionsFromFlags(cmd.opts()), controllers });
   } catch (e) {
-    console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+    console.error(startupErrorLine(e));
     process.exit(1);
   }
-  const cp = await startControlPlane({ ...opts, controllers });
-  const kubeconfig = relative(process.cwd(), cp.kubeconfigPath) || cp.kubeconfigPath;
-  console.log(`${label} ready at ${cp.url} (kubeconfig: ${kubeconfig.startsWith('..') ? cp.kubeconfigPath : kubeconfig})`);
   const stop = (signal: string) => {
     console.log(`${label}: ${signal} received, shutting down`);
     cp.stop().then(
       () => process.exit(0),
       (e) => {
-        console.error(e);
+        console.error(startupErrorLine(e).replace(/^error: /, `error: shutting down: `));
         process.exit(1);
       },
     );
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  // Printed only once the handlers are in place: whoever waits for this line may signal at once.
+  const kubeconfig = relative(process.cwd(), cp.kubeconfigPath) || cp.kubeconfigPath;
+  console.log(`${label} ready at ${cp.url} (kubeconfig: ${kubeconfig.startsWith('..') ? cp.kubeconfigPath : kubeconfig})`);
 }

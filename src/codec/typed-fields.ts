@@ -124,7 +124,8 @@ function walkStruct(w: Walk, obj: Record<string, unknown>, def: Schema, struct: 
   const props = def.properties ?? {};
   for (const key of Object.keys(obj)) {
     const fieldPath = path === '' ? key : `${path}.${key}`;
-    const prop = props[key];
+    // Own properties only: a key named like an Object.prototype member is as unknown as any other.
+    const prop = Object.hasOwn(props, key) ? props[key] : undefined;
     if (prop === undefined) {
       w.unknown.push(fieldPath);
       delete obj[key];

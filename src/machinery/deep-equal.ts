@@ -12,7 +12,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const bo = b as Record<string, unknown>;
   if (ak.length !== Object.keys(bo).length) return false;
   const ao = a as Record<string, unknown>;
-  for (const k of ak) if (!(k in bo) || !deepEqual(ao[k], bo[k])) return false;
+  // Own keys only: `constructor` in one object never matches an inherited member of the other.
+  for (const k of ak) if (!Object.hasOwn(bo, k) || !deepEqual(ao[k], bo[k])) return false;
   return true;
 }
 

@@ -27,3 +27,9 @@ test("Go's ParseDuration messages", () => {
   ];
   for (const [input, message] of cases) assert.throws(() => parseGoDuration(input), { message }, input);
 });
+
+test('a unit named like an Object.prototype member is an unknown unit', () => {
+  for (const unit of Object.getOwnPropertyNames(Object.prototype)) {
+    assert.throws(() => parseGoDuration(`1${unit}`), { message: `time: unknown unit "${unit}" in duration "1${unit}"` }, unit);
+  }
+});

@@ -65,7 +65,8 @@ export function parseGoDuration(orig: string): bigint {
     if (u === 0) throw new Error(`time: missing unit in duration ${timeQuote(orig)}`);
     const unitText = s.slice(0, u);
     s = s.slice(u);
-    const unit = NANOS[unitText];
+    // Own units only: `1constructor` names no unit, not an inherited member.
+    const unit = Object.hasOwn(NANOS, unitText) ? NANOS[unitText] : undefined;
     if (unit === undefined) throw new Error(`time: unknown unit ${timeQuote(unitText)} in duration ${timeQuote(orig)}`);
     const v = BigInt(whole === '' ? '0' : whole);
     if (v > (1n << 63n) / unit) throw invalidDuration();

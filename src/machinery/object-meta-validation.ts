@@ -21,6 +21,7 @@ import {
   validateLabels,
   validatePathSegmentName,
 } from './validation.js';
+import { str } from './fields.js';
 
 /** Which of upstream's name validators a resource uses for metadata.name. */
 export type NameRule = 'subdomain' | 'label' | 'dns1035' | 'path-segment';
@@ -60,8 +61,6 @@ export function standardFinalizers(brand: Brand): ReadonlySet<string> {
 function tooLongBytes(field: string, value: unknown, max: number): FieldError {
   return { type: 'FieldValueTooLong', field, value, detail: `must have at most ${max} bytes` };
 }
-
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** Upstream's ValidateObjectMeta (after name generation) plus the core finalizer rule when configured. */
 export function validateObjectMeta(meta: ObjectMeta, rules: ObjectMetaRules): FieldError[] {

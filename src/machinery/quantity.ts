@@ -79,8 +79,8 @@ function splitQuantity(str: string): QuantityParts {
 
 /** Upstream's suffixer.interpret: base, exponent and format of a suffix. */
 function interpretSuffix(suffix: string): { base: 2 | 10; exponent: number; format: QuantityFormat } {
-  if (suffix in DECIMAL_SUFFIXES) return { base: 10, exponent: DECIMAL_SUFFIXES[suffix], format: 'DecimalSI' };
-  if (suffix in BINARY_SUFFIXES) return { base: 2, exponent: BINARY_SUFFIXES[suffix], format: 'BinarySI' };
+  if (Object.hasOwn(DECIMAL_SUFFIXES, suffix)) return { base: 10, exponent: DECIMAL_SUFFIXES[suffix], format: 'DecimalSI' };
+  if (Object.hasOwn(BINARY_SUFFIXES, suffix)) return { base: 2, exponent: BINARY_SUFFIXES[suffix], format: 'BinarySI' };
   if (suffix.length > 1 && (suffix[0] === 'e' || suffix[0] === 'E') && /^[+-]?\d+$/.test(suffix.slice(1))) {
     const exponent = Number(suffix.slice(1));
     // strconv.ParseInt(…, 64) then int32: out-of-range exponents are not quantities.

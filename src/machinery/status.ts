@@ -67,7 +67,9 @@ export class StatusError extends Error {
 
   toStatus(): Status {
     const metadata = this.continueToken === undefined ? {} : { continue: this.continueToken };
-    const s: Status = { kind: 'Status', apiVersion: 'v1', metadata, status: 'Failure', message: this.message, reason: this.reason, code: this.code };
+    // Upstream's reason is omitempty: a reasonless error (an uninterpreted etcd error) has none.
+    const reason = this.reason === '' ? {} : { reason: this.reason };
+    const s: Status = { kind: 'Status', apiVersion: 'v1', metadata, status: 'Failure', message: this.message, ...reason, code: this.code };
     if (this.details !== undefined) s.details = this.details;
     return s;
   }

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
-import { mkdtemp, rm, stat, unlink } from 'node:fs/promises';
+import { mkdtemp, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createSecureContext } from 'node:tls';
 import { ensureCertificates, type PkiMaterial } from './certificates.js';
+import { PkiFileError } from './check.js';
 
 const OPTS = { hosts: ['localhost', 'orch', 'orch.default.svc'], ips: ['127.0.0.1', '::1'] };
 
@@ -77,5 +78,47 @@ describe('ensureCertificates', () => {
     assert.notEqual(repaired.adminCertPem, created.adminCertPem);
     const ca = new X509Certificate(repaired.caCertPem);
     assert.ok(new X509Certificate(repaired.adminCertPem).verify(ca.publicKey));
+  });
+});
+
+describe('ensureCertificates refuses unusable files with one line naming the file and the fix', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'orch-pki-bad-'));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  /** A fresh, complete PKI directory. */
+  async function fresh(name: string): Promise<PkiMaterial> {
+    return ensureCertificates(join(dir, name), OPTS);
+  }
+
+  test('a ca.crt and ca.key that are not PEM', async () => {
+    const pki = await fresh('garbage');
+    await writeFile(pki.paths.caCert, 'garbage\n');
+    await writeFile(pki.paths.caKey, 'garbage\n');
+    await assert.rejects(ensureCertificates(join(dir, 'garbage'), OPTS), (err: Error) => {
+      assert.ok(err instanceof PkiFileError);
+      assert.match(err.message, /garbage\/ca\.crt is not a PEM certificate .*: replace ca\.crt and ca\.key with a valid pair, or delete .*garbage/);
+      assert.doesNotMatch(err.message, /\n/);
+      return true;
+    });
+  });
+
+  test('a key that is not its certificate', async () => {
+    const pki = await fresh('swapped');
+    await writeFile(pki.paths.serverKey, pki.adminKeyPem);
+    await assert.rejects(
+      ensureCertificates(join(dir, 'swapped'), OPTS),
+      /swapped\/apiserver\.key is not the key of .*apiserver\.crt: .*delete apiserver\.crt and apiserver\.key/,
+    );
+  });
+
+  test('a leaf signed by another CA', async () => {
+    const pki = await fresh('mine');
+    const other = await fresh('other');
+    await writeFile(pki.paths.adminCert, other.adminCertPem);
+    await writeFile(pki.paths.adminKey, other.adminKeyPem);
+    await assert.rejects(ensureCertificates(join(dir, 'mine'), OPTS), /mine\/admin\.crt was not signed by .*mine\/ca\.crt/);
   });
 });

@@ -4,10 +4,11 @@
  */
 import { webcrypto } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 // Types only: the library costs ~130 ms to import, so it is loaded lazily (see loadX509) and a
 // restart with existing certificates never pays for it.
 import type * as X509 from '@peculiar/x509';
+import { checkPair, checkSignedBy, PkiFileError, regenerateFix } from './check.js';
 
 export interface PkiMaterial {
   caCertPem: string;
@@ -87,19 +88,20 @@ export async function ensureCertificates(certDir: string, opts: CertificateOptio
   const [caCertPem, caKeyPem, serverCertPem, serverKeyPem, adminCertPem, adminKeyPem] = await Promise.all(
     [paths.caCert, paths.caKey, paths.serverCert, paths.serverKey, paths.adminCert, paths.adminKey].map(readIfExists),
   );
-  // Fast path (every restart): no crypto at all, just six small reads.
+  checkExisting(certDir, paths, { caCertPem, caKeyPem, serverCertPem, serverKeyPem, adminCertPem, adminKeyPem });
+  // Fast path (every restart): six small reads and their checks, no key generation.
   if (caCertPem && caKeyPem && serverCertPem && serverKeyPem && adminCertPem && adminKeyPem) {
     return { caCertPem, caKeyPem, serverCertPem, serverKeyPem, adminCertPem, adminKeyPem, paths };
   }
   await mkdir(certDir, { recursive: true, mode: 0o700 });
   const x509 = await loadX509();
 
-  const ca = caCertPem && caKeyPem ? await loadCa(x509, caCertPem, caKeyPem) : await createCa(x509);
+  const ca = caCertPem && caKeyPem ? await loadCa(x509, caCertPem, caKeyPem, paths.caKey) : await createCa(x509);
   if (!(caCertPem && caKeyPem)) {
     // The CA is written before the leaves: a crash in between leaves a usable CA that the next
     // start reuses, instead of leaves signed by a CA that no longer exists.
     await writeAtomic(paths.caKey, ca.keyPem, 0o600);
-    await writeAtomic(paths.caCert, ca.certPem, 0o644);
+    await writeAtomic(paths.caCert, ca.certPem, 0o600);
   }
 
   const [server, admin] = await Promise.all([
@@ -108,11 +110,11 @@ export async function ensureCertificates(certDir: string, opts: CertificateOptio
   ]);
   if (!(serverCertPem && serverKeyPem)) {
     await writeAtomic(paths.serverKey, server.keyPem, 0o600);
-    await writeAtomic(paths.serverCert, server.certPem, 0o644);
+    await writeAtomic(paths.serverCert, server.certPem, 0o600);
   }
   if (!(adminCertPem && adminKeyPem)) {
     await writeAtomic(paths.adminKey, admin.keyPem, 0o600);
-    await writeAtomic(paths.adminCert, admin.certPem, 0o644);
+    await writeAtomic(paths.adminCert, admin.certPem, 0o600);
   }
   return {
     caCertPem: ca.certPem,
@@ -125,7 +127,7 @@ export async function ensureCertificates(certDir: string, opts: CertificateOptio
   };
 }
 
-interface Issued {
+export interface Issued {
   certPem: string;
   keyPem: string;
 }
@@ -159,13 +161,48 @@ async function createCa(x509: typeof X509): Promise<Ca> {
   };
 }
 
-async function loadCa(x509: typeof X509, certPem: string, keyPem: string): Promise<Ca> {
+async function loadCa(x509: typeof X509, certPem: string, keyPem: string, caKeyPath: string): Promise<Ca> {
   const cert = new x509.X509Certificate(certPem);
-  const der = x509.PemConverter.decodeFirst(keyPem);
   // Only PKCS#8 P-256 keys are accepted: that is what createCa writes, and signing with another
   // algorithm would need a different signingAlgorithm below.
-  const privateKey = await subtle.importKey('pkcs8', der, EC_KEY, false, ['sign']);
-  return { cert, privateKey, certPem, keyPem };
+  try {
+    const der = x509.PemConverter.decodeFirst(keyPem);
+    const privateKey = await subtle.importKey('pkcs8', der, EC_KEY, false, ['sign']);
+    return { cert, privateKey, certPem, keyPem };
+  } catch {
+    throw new PkiFileError(
+      `${caKeyPath} is not a PKCS#8 P-256 (ECDSA) key, the only kind this server signs with: provide one, or provide every missing certificate in ${dirname(caKeyPath)} yourself`,
+    );
+  }
+}
+
+interface ExistingPem {
+  caCertPem?: string;
+  caKeyPem?: string;
+  serverCertPem?: string;
+  serverKeyPem?: string;
+  adminCertPem?: string;
+  adminKeyPem?: string;
+}
+
+/**
+ * Throws a PkiFileError for a file that exists but cannot serve: not PEM, a key that is not its
+ * certificate's, or a leaf the CA did not sign (clients verify the server, and the server its
+ * clients, with that CA). Costs a few milliseconds, no key generation.
+ */
+function checkExisting(certDir: string, paths: PkiPaths, pem: ExistingPem): void {
+  const caFix = `replace ca.crt and ca.key with a valid pair, or delete ${certDir} to create a new CA and certificates (clients then need the new admin.kubeconfig)`;
+  const ca = pem.caCertPem && pem.caKeyPem ? checkPair(paths.caCert, pem.caCertPem, paths.caKey, pem.caKeyPem, caFix) : undefined;
+  const leaves: [string, string, string | undefined, string | undefined][] = [
+    [paths.serverCert, paths.serverKey, pem.serverCertPem, pem.serverKeyPem],
+    [paths.adminCert, paths.adminKey, pem.adminCertPem, pem.adminKeyPem],
+  ];
+  for (const [certPath, keyPath, certPem, keyPem] of leaves) {
+    if (!certPem || !keyPem) continue;
+    const fix = regenerateFix(certPath, keyPath);
+    const leaf = checkPair(certPath, certPem, keyPath, keyPem, fix);
+    if (ca) checkSignedBy(certPath, leaf, ca, paths.caCert, fix);
+  }
 }
 
 function createServing(x509: typeof X509, ca: Ca, opts: CertificateOptions): Promise<Issued> {
@@ -204,6 +241,14 @@ async function issueLeaf(x509: typeof X509, ca: Ca, subject: X509.JsonName, usag
   return { certPem: `${cert.toString('pem')}\n`, keyPem: await exportKeyPem(x509, keys.privateKey) };
 }
 
+/** A client certificate for any user and groups (CN = user, each O a group), signed by the CA in certDir. */
+export async function issueClientCertificate(caCertPem: string, caKeyPem: string, user: string, groups: readonly string[]): Promise<Issued> {
+  const x509 = await loadX509();
+  const ca = await loadCa(x509, caCertPem, caKeyPem, 'the CA key');
+  const subject: X509.JsonName = [...groups.map((g) => ({ O: [g] })), { CN: [user] }];
+  return issueLeaf(x509, ca, subject, x509.ExtendedKeyUsage.clientAuth, []);
+}
+
 function generateKeys(): Promise<CryptoKeyPair> {
   return subtle.generateKey(EC_KEY, true, ['sign', 'verify']) as Promise<CryptoKeyPair>;
 }
@@ -230,13 +275,17 @@ async function readIfExists(path: string): Promise<string | undefined> {
     return await readFile(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
+    throw new PkiFileError(`cannot read ${path} (${(err as Error).message}): make it a readable file, or delete it to have it created`);
   }
 }
 
 async function writeAtomic(path: string, content: string, mode: number): Promise<void> {
   // Write-then-rename so a concurrent reader sees either no file or a whole one.
   const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, content, { mode });
+  try {
+    await writeFile(tmp, content, { mode });
+  } catch (err) {
+    throw new PkiFileError(`cannot write ${tmp} (${(err as Error).message}): check that its directory is writable`);
+  }
   await rename(tmp, path);
 }

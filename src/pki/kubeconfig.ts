@@ -1,5 +1,5 @@
 /** Writing an admin kubeconfig that any kubectl/client-go/client-node reads unchanged. */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { stringify } from 'yaml';
 
@@ -33,12 +33,20 @@ export function kubeconfigDocument(opts: KubeconfigOptions): Record<string, unkn
   };
 }
 
-/** Writes the kubeconfig to `path` atomically with mode 0600 (it holds a private key). */
+/**
+ * Writes the kubeconfig to `path` atomically with mode 0600 (it holds a private key): readers
+ * see the old file or the whole new one. A failure throws one line naming the file.
+ */
 export async function writeKubeconfig(path: string, opts: KubeconfigOptions): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
   // Embedded keys are long single-line base64 strings: never fold them.
   const text = stringify(kubeconfigDocument(opts), { lineWidth: 0 });
   const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, text, { mode: 0o600 });
-  await rename(tmp, path);
+  try {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await writeFile(tmp, text, { mode: 0o600 });
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true }).catch(() => {});
+    throw new Error(`cannot write ${path} (${(err as Error).message}): check that its directory is writable`);
+  }
 }

@@ -4,16 +4,16 @@
  */
 import type { Obj } from '../machinery/object.js';
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
-import { has, list, str } from './fields.js';
+import { isSetAt, listAt, strAt } from '../machinery/fields.js';
 import { ageOf, nameOf } from './format.js';
 import type { TablePrinter } from './types.js';
 
 /** The Available condition's status, with its reason when not True; "Unknown" without one. */
 function available(obj: Obj): string {
-  const condition = list(obj, 'status.conditions').find((c) => str(c, 'type') === 'Available');
+  const condition = listAt(obj, 'status.conditions').find((c) => strAt(c, 'type') === 'Available');
   if (condition === undefined) return 'Unknown';
-  const status = str(condition, 'status');
-  const reason = str(condition, 'reason');
+  const status = strAt(condition, 'status');
+  const reason = strAt(condition, 'reason');
   return status !== 'True' && reason !== '' ? `${status} (${reason})` : status;
 }
 
@@ -27,7 +27,7 @@ const apiServicePrinter: TablePrinter = {
   rows: (obj, now) => [
     [
       nameOf(obj),
-      has(obj, 'spec.service') ? `${str(obj, 'spec.service.namespace')}/${str(obj, 'spec.service.name')}` : 'Local',
+      isSetAt(obj, 'spec.service') ? `${strAt(obj, 'spec.service.namespace')}/${strAt(obj, 'spec.service.name')}` : 'Local',
       available(obj),
       ageOf(obj, now),
     ],

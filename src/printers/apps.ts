@@ -2,14 +2,16 @@
 import type { Obj } from '../machinery/object.js';
 import { AGE_COLUMN, NAME_COLUMN, column, containerColumns } from './columns.js';
 import { APPS_V1, CORE_V1, EXTENSIONS_V1BETA1 } from './descriptions.js';
-import { at, int, list, str } from './fields.js';
+import { listAt, numAt, strAt, valueAt } from '../machinery/fields.js';
 import { ageOf, containerCells, formatLabelSelector, formatLabelsAt, labelSelectorString, nameOf } from './format.js';
 import type { TablePrinter } from './types.js';
 import { READY_OF_DESIRED_COLUMN, readyOfDesired, replicaCountCells, replicaCountColumns, templateCells, templateColumns } from './workloads.js';
 
 const replicaSetPrinter: TablePrinter = {
   columns: [NAME_COLUMN, ...replicaCountColumns(EXTENSIONS_V1BETA1, 'ReplicaSet'), ...templateColumns(EXTENSIONS_V1BETA1['ReplicaSetSpec.selector'])],
-  rows: (obj, now) => [[nameOf(obj), ...replicaCountCells(obj), ...templateCells(obj, now, 'spec.template', formatLabelSelector(at(obj, 'spec.selector')))]],
+  rows: (obj, now) => [
+    [nameOf(obj), ...replicaCountCells(obj), ...templateCells(obj, now, 'spec.template', formatLabelSelector(valueAt(obj, 'spec.selector')))],
+  ],
 };
 
 const daemonSetPrinter: TablePrinter = {
@@ -26,13 +28,13 @@ const daemonSetPrinter: TablePrinter = {
   rows: (obj, now) => [
     [
       nameOf(obj),
-      int(obj, 'status.desiredNumberScheduled'),
-      int(obj, 'status.currentNumberScheduled'),
-      int(obj, 'status.numberReady'),
-      int(obj, 'status.updatedNumberScheduled'),
-      int(obj, 'status.numberAvailable'),
+      numAt(obj, 'status.desiredNumberScheduled'),
+      numAt(obj, 'status.currentNumberScheduled'),
+      numAt(obj, 'status.numberReady'),
+      numAt(obj, 'status.updatedNumberScheduled'),
+      numAt(obj, 'status.numberAvailable'),
       formatLabelsAt(obj, 'spec.template.spec.nodeSelector'),
-      ...templateCells(obj, now, 'spec.template', formatLabelSelector(at(obj, 'spec.selector'))),
+      ...templateCells(obj, now, 'spec.template', formatLabelSelector(valueAt(obj, 'spec.selector'))),
     ],
   ],
 };
@@ -49,10 +51,10 @@ const deploymentPrinter: TablePrinter = {
     [
       nameOf(obj),
       readyOfDesired(obj),
-      int(obj, 'status.updatedReplicas'),
-      int(obj, 'status.availableReplicas'),
+      numAt(obj, 'status.updatedReplicas'),
+      numAt(obj, 'status.availableReplicas'),
       // Unlike the other workloads, a deployment prints its selector's text as is ("" when empty).
-      ...templateCells(obj, now, 'spec.template', labelSelectorString(at(obj, 'spec.selector')) ?? '<invalid>'),
+      ...templateCells(obj, now, 'spec.template', labelSelectorString(valueAt(obj, 'spec.selector')) ?? '<invalid>'),
     ],
   ],
 };
@@ -64,13 +66,13 @@ const statefulSetPrinter: TablePrinter = {
 
 /** formatResourceName of the controller owner: "kind.group/name" lower-cased, "<none>" without one. */
 function controllerName(obj: Obj): string {
-  const ref = list(obj, 'metadata.ownerReferences').find((r) => at(r, 'controller') === true);
+  const ref = listAt(obj, 'metadata.ownerReferences').find((r) => valueAt(r, 'controller') === true);
   if (ref === undefined) return '<none>';
-  const apiVersion = str(ref, 'apiVersion');
+  const apiVersion = strAt(ref, 'apiVersion');
   const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
-  const kind = str(ref, 'kind');
-  if (kind === '' && group === '') return str(ref, 'name');
-  return `${(group === '' ? kind : `${kind}.${group}`).toLowerCase()}/${str(ref, 'name')}`;
+  const kind = strAt(ref, 'kind');
+  if (kind === '' && group === '') return strAt(ref, 'name');
+  return `${(group === '' ? kind : `${kind}.${group}`).toLowerCase()}/${strAt(ref, 'name')}`;
 }
 
 const controllerRevisionPrinter: TablePrinter = {
@@ -80,7 +82,7 @@ const controllerRevisionPrinter: TablePrinter = {
     column('Revision', 'string', APPS_V1['ControllerRevision.revision']),
     AGE_COLUMN,
   ],
-  rows: (obj, now) => [[nameOf(obj), controllerName(obj), int(obj, 'revision'), ageOf(obj, now)]],
+  rows: (obj, now) => [[nameOf(obj), controllerName(obj), numAt(obj, 'revision'), ageOf(obj, now)]],
 };
 
 /** The apps group's printers by kind. */

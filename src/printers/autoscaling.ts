@@ -8,7 +8,7 @@ import type { Brand } from '../machinery/brand.js';
 import type { Obj } from '../machinery/object.js';
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
 import { AUTOSCALING_V2BETA1 } from './descriptions.js';
-import { at, has, int, optInt, str, stringMap } from './fields.js';
+import { isSetAt, numAt, numOrNilAt, strAt, stringMapAt, valueAt } from '../machinery/fields.js';
 import { ageOf, nameOf, quantityText } from './format.js';
 import type { TablePrinter } from './types.js';
 
@@ -30,7 +30,7 @@ interface Metric {
 const SOURCES: readonly MetricSource[] = ['resource', 'containerResource', 'pods', 'object', 'external'];
 
 function quantityAt(obj: unknown, path: string): string | undefined {
-  return has(obj, path) ? quantityText(at(obj, path)) : undefined;
+  return isSetAt(obj, path) ? quantityText(valueAt(obj, path)) : undefined;
 }
 
 /** The internal target of a v1 MetricSpec source (v1 names its fields target*). */
@@ -38,11 +38,11 @@ function targetFromV1(source: MetricSource, s: unknown): MetricValue {
   switch (source) {
     case 'resource':
     case 'containerResource':
-      return { averageValue: quantityAt(s, 'targetAverageValue'), averageUtilization: optInt(s, 'targetAverageUtilization') };
+      return { averageValue: quantityAt(s, 'targetAverageValue'), averageUtilization: numOrNilAt(s, 'targetAverageUtilization') };
     case 'pods':
-      return { averageValue: quantityText(at(s, 'targetAverageValue')) };
+      return { averageValue: quantityText(valueAt(s, 'targetAverageValue')) };
     case 'object':
-      return { value: quantityText(at(s, 'targetValue')), averageValue: quantityAt(s, 'averageValue') };
+      return { value: quantityText(valueAt(s, 'targetValue')), averageValue: quantityAt(s, 'averageValue') };
     case 'external':
       return { value: quantityAt(s, 'targetValue'), averageValue: quantityAt(s, 'targetAverageValue') };
   }
@@ -53,25 +53,25 @@ function currentFromV1(source: MetricSource, s: unknown): MetricValue {
   switch (source) {
     case 'resource':
     case 'containerResource':
-      return { averageValue: quantityText(at(s, 'currentAverageValue')), averageUtilization: optInt(s, 'currentAverageUtilization') };
+      return { averageValue: quantityText(valueAt(s, 'currentAverageValue')), averageUtilization: numOrNilAt(s, 'currentAverageUtilization') };
     case 'pods':
-      return { averageValue: quantityText(at(s, 'currentAverageValue')) };
+      return { averageValue: quantityText(valueAt(s, 'currentAverageValue')) };
     case 'object':
-      return { value: quantityText(at(s, 'currentValue')), averageValue: quantityAt(s, 'averageValue') };
+      return { value: quantityText(valueAt(s, 'currentValue')), averageValue: quantityAt(s, 'averageValue') };
     case 'external':
-      return { value: quantityText(at(s, 'currentValue')), averageValue: quantityAt(s, 'currentAverageValue') };
+      return { value: quantityText(valueAt(s, 'currentValue')), averageValue: quantityAt(s, 'currentAverageValue') };
   }
 }
 
 function metricFromV1(m: unknown, convert: (source: MetricSource, s: unknown) => MetricValue): Metric {
   const sources: Metric['sources'] = {};
-  for (const source of SOURCES) if (has(m, source)) sources[source] = convert(source, at(m, source));
-  return { type: str(m, 'type'), sources };
+  for (const source of SOURCES) if (isSetAt(m, source)) sources[source] = convert(source, valueAt(m, source));
+  return { type: strAt(m, 'type'), sources };
 }
 
 /** The JSON list in an annotation, or undefined when absent or unreadable. */
 function annotationList(hpa: Obj, key: string): unknown[] | undefined {
-  const text = stringMap(hpa, 'metadata.annotations')[key];
+  const text = stringMapAt(hpa, 'metadata.annotations')[key];
   if (text === undefined) return undefined;
   try {
     const parsed: unknown = JSON.parse(text);
@@ -83,7 +83,7 @@ function annotationList(hpa: Obj, key: string): unknown[] | undefined {
 
 function specMetrics(hpa: Obj, brand: Brand): Metric[] {
   const metrics = (annotationList(hpa, `autoscaling.alpha.${brand.labelDomain}/metrics`) ?? []).map((m) => metricFromV1(m, targetFromV1));
-  const cpu = optInt(hpa, 'spec.targetCPUUtilizationPercentage');
+  const cpu = numOrNilAt(hpa, 'spec.targetCPUUtilizationPercentage');
   if (cpu !== undefined) metrics.push({ type: 'Resource', sources: { resource: { averageUtilization: cpu } } });
   return metrics;
 }
@@ -91,7 +91,7 @@ function specMetrics(hpa: Obj, brand: Brand): Metric[] {
 function statusMetrics(hpa: Obj, brand: Brand): Metric[] {
   const annotated = annotationList(hpa, `autoscaling.alpha.${brand.labelDomain}/current-metrics`);
   if (annotated !== undefined) return annotated.map((m) => metricFromV1(m, currentFromV1));
-  const cpu = optInt(hpa, 'status.currentCPUUtilizationPercentage');
+  const cpu = numOrNilAt(hpa, 'status.currentCPUUtilizationPercentage');
   return cpu === undefined ? [] : [{ type: 'Resource', sources: { resource: { averageUtilization: cpu } } }];
 }
 
@@ -153,15 +153,15 @@ function horizontalPodAutoscalerPrinter(brand: Brand): TablePrinter {
       AGE_COLUMN,
     ],
     rows: (hpa, now) => {
-      const min = optInt(hpa, 'spec.minReplicas');
+      const min = numOrNilAt(hpa, 'spec.minReplicas');
       return [
         [
           nameOf(hpa),
-          `${str(hpa, 'spec.scaleTargetRef.kind')}/${str(hpa, 'spec.scaleTargetRef.name')}`,
+          `${strAt(hpa, 'spec.scaleTargetRef.kind')}/${strAt(hpa, 'spec.scaleTargetRef.name')}`,
           formatHPAMetrics(specMetrics(hpa, brand), statusMetrics(hpa, brand)),
           min === undefined ? '<unset>' : String(min),
-          int(hpa, 'spec.maxReplicas'),
-          int(hpa, 'status.currentReplicas'),
+          numAt(hpa, 'spec.maxReplicas'),
+          numAt(hpa, 'status.currentReplicas'),
           ageOf(hpa, now),
         ],
       ];

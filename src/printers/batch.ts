@@ -3,25 +3,25 @@ import type { Obj } from '../machinery/object.js';
 import { NAME_COLUMN, column } from './columns.js';
 import { BATCH_V1, BATCH_V1BETA1 } from './descriptions.js';
 import { humanDuration, timestampMillis, translateTimestampSince } from './duration.js';
-import { at, has, int, list, optBool, optInt, str } from './fields.js';
+import { boolOrNilAt, isSetAt, listAt, numAt, numOrNilAt, strAt, valueAt } from '../machinery/fields.js';
 import { boolPtrText, formatLabelSelector, nameOf } from './format.js';
 import type { TablePrinter } from './types.js';
 import { templateCells, templateColumns } from './workloads.js';
 
 /** "succeeded/completions"; without completions "succeeded/1", or "succeeded/1 of parallelism". */
 function completions(job: Obj): string {
-  const succeeded = int(job, 'status.succeeded');
-  const wanted = optInt(job, 'spec.completions');
+  const succeeded = numAt(job, 'status.succeeded');
+  const wanted = numOrNilAt(job, 'spec.completions');
   if (wanted !== undefined) return `${succeeded}/${wanted}`;
-  const parallelism = optInt(job, 'spec.parallelism') ?? 0;
+  const parallelism = numOrNilAt(job, 'spec.parallelism') ?? 0;
   return parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
 }
 
 /** How long the job ran: until completion, or until now while it runs; "" before it starts. */
 function jobDuration(job: Obj, now: Date): string {
-  const start = timestampMillis(at(job, 'status.startTime'));
+  const start = timestampMillis(valueAt(job, 'status.startTime'));
   if (start === undefined) return '';
-  const completion = timestampMillis(at(job, 'status.completionTime'));
+  const completion = timestampMillis(valueAt(job, 'status.completionTime'));
   return humanDuration((completion ?? now.getTime()) - start);
 }
 
@@ -33,7 +33,7 @@ const jobPrinter: TablePrinter = {
     ...templateColumns(BATCH_V1['JobSpec.selector']),
   ],
   rows: (job, now) => [
-    [nameOf(job), completions(job), jobDuration(job, now), ...templateCells(job, now, 'spec.template', formatLabelSelector(at(job, 'spec.selector')))],
+    [nameOf(job), completions(job), jobDuration(job, now), ...templateCells(job, now, 'spec.template', formatLabelSelector(valueAt(job, 'spec.selector')))],
   ],
 };
 
@@ -49,11 +49,11 @@ const cronJobPrinter: TablePrinter = {
   rows: (cj, now) => [
     [
       nameOf(cj),
-      str(cj, 'spec.schedule'),
-      boolPtrText(optBool(cj, 'spec.suspend')),
-      list(cj, 'status.active').length,
-      has(cj, 'status.lastScheduleTime') ? translateTimestampSince(at(cj, 'status.lastScheduleTime'), now) : '<none>',
-      ...templateCells(cj, now, 'spec.jobTemplate.spec.template', formatLabelSelector(at(cj, 'spec.jobTemplate.spec.selector'))),
+      strAt(cj, 'spec.schedule'),
+      boolPtrText(boolOrNilAt(cj, 'spec.suspend')),
+      listAt(cj, 'status.active').length,
+      isSetAt(cj, 'status.lastScheduleTime') ? translateTimestampSince(valueAt(cj, 'status.lastScheduleTime'), now) : '<none>',
+      ...templateCells(cj, now, 'spec.jobTemplate.spec.template', formatLabelSelector(valueAt(cj, 'spec.jobTemplate.spec.selector'))),
     ],
   ],
 };

@@ -3,16 +3,16 @@ import type { Obj } from '../machinery/object.js';
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
 import { CERTIFICATES_V1BETA1 } from './descriptions.js';
 import { humanDuration } from './duration.js';
-import { list, optInt, str } from './fields.js';
+import { listAt, numOrNilAt, strAt } from '../machinery/fields.js';
 import { ageOf, nameOf } from './format.js';
 import type { TablePrinter } from './types.js';
 
 /** extractCSRStatus: Denied, else Approved, else Pending; then ",Failed" and ",Issued". */
 function csrCondition(csr: Obj): string {
-  const types = new Set(list(csr, 'status.conditions').map((c) => str(c, 'type')));
+  const types = new Set(listAt(csr, 'status.conditions').map((c) => strAt(c, 'type')));
   let status = types.has('Denied') ? 'Denied' : types.has('Approved') ? 'Approved' : 'Pending';
   if (types.has('Failed')) status += ',Failed';
-  if (str(csr, 'status.certificate') !== '') status += ',Issued';
+  if (strAt(csr, 'status.certificate') !== '') status += ',Issued';
   return status;
 }
 
@@ -26,13 +26,13 @@ const certificateSigningRequestPrinter: TablePrinter = {
     column('Condition', 'string', CERTIFICATES_V1BETA1['CertificateSigningRequestStatus.conditions']),
   ],
   rows(csr, now) {
-    const seconds = optInt(csr, 'spec.expirationSeconds');
+    const seconds = numOrNilAt(csr, 'spec.expirationSeconds');
     return [
       [
         nameOf(csr),
         ageOf(csr, now),
-        str(csr, 'spec.signerName') || '<none>',
-        str(csr, 'spec.username'),
+        strAt(csr, 'spec.signerName') || '<none>',
+        strAt(csr, 'spec.username'),
         seconds === undefined ? '<none>' : humanDuration(seconds * 1000),
         csrCondition(csr),
       ],

@@ -7,47 +7,47 @@ import type { Obj } from '../machinery/object.js';
 import { NAME_COLUMN, column, wide } from './columns.js';
 import { CORE_V1 } from './descriptions.js';
 import { timestampMillis, translateTimestampSince } from './duration.js';
-import { at, has, int, str } from './fields.js';
+import { isSetAt, numAt, strAt, valueAt } from '../machinery/fields.js';
 import { firstNonEmpty, nameOf } from './format.js';
 import type { TablePrinter } from './types.js';
 
 /** formatEventSource: component (or reporting controller), then ", host" (or reporting instance). */
 function eventSource(event: Obj): string {
-  const component = firstNonEmpty(str(event, 'source.component'), str(event, 'reportingComponent'));
-  const instance = firstNonEmpty(str(event, 'source.host'), str(event, 'reportingInstance'));
+  const component = firstNonEmpty(strAt(event, 'source.component'), strAt(event, 'reportingComponent'));
+  const instance = firstNonEmpty(strAt(event, 'source.host'), strAt(event, 'reportingInstance'));
   return instance === '' ? component : `${component}, ${instance}`;
 }
 
 /** "kind/name" of the involved object, lower-cased kind; the kind alone without a name. */
 function eventTarget(event: Obj): string {
-  const kind = str(event, 'involvedObject.kind').toLowerCase();
-  const name = str(event, 'involvedObject.name');
+  const kind = strAt(event, 'involvedObject.kind').toLowerCase();
+  const name = strAt(event, 'involvedObject.name');
   return name === '' ? kind : `${kind}/${name}`;
 }
 
 /** Cells of a core v1 Event. */
 function eventRow(event: Obj, now: Date): unknown[] {
   const firstSeen =
-    timestampMillis(at(event, 'firstTimestamp')) === undefined
-      ? translateTimestampSince(at(event, 'eventTime'), now)
-      : translateTimestampSince(at(event, 'firstTimestamp'), now);
-  let lastSeen = timestampMillis(at(event, 'lastTimestamp')) === undefined ? firstSeen : translateTimestampSince(at(event, 'lastTimestamp'), now);
-  let count = int(event, 'count');
-  if (has(event, 'series')) {
-    lastSeen = translateTimestampSince(at(event, 'series.lastObservedTime'), now);
-    count = int(event, 'series.count');
+    timestampMillis(valueAt(event, 'firstTimestamp')) === undefined
+      ? translateTimestampSince(valueAt(event, 'eventTime'), now)
+      : translateTimestampSince(valueAt(event, 'firstTimestamp'), now);
+  let lastSeen = timestampMillis(valueAt(event, 'lastTimestamp')) === undefined ? firstSeen : translateTimestampSince(valueAt(event, 'lastTimestamp'), now);
+  let count = numAt(event, 'count');
+  if (isSetAt(event, 'series')) {
+    lastSeen = translateTimestampSince(valueAt(event, 'series.lastObservedTime'), now);
+    count = numAt(event, 'series.count');
   } else if (count === 0) {
     // Singleton events of the new API carry no count.
     count = 1;
   }
   return [
     lastSeen,
-    str(event, 'type'),
-    str(event, 'reason'),
+    strAt(event, 'type'),
+    strAt(event, 'reason'),
     eventTarget(event),
-    str(event, 'involvedObject.fieldPath'),
+    strAt(event, 'involvedObject.fieldPath'),
     eventSource(event),
-    str(event, 'message').trim(),
+    strAt(event, 'message').trim(),
     firstSeen,
     count,
     nameOf(event),

@@ -3,16 +3,16 @@ import type { Brand } from '../machinery/brand.js';
 import type { Obj } from '../machinery/object.js';
 import { AGE_COLUMN, NAME_COLUMN, column, wide } from './columns.js';
 import { CORE_V1 } from './descriptions.js';
-import { bool, list, str, stringMap } from './fields.js';
+import { boolAt, listAt, strAt, stringMapAt } from '../machinery/fields.js';
 import { ageOf, nameOf, sortedSet } from './format.js';
 import type { TablePrinter } from './types.js';
 
 /** "Ready" / "NotReady" from the last Ready condition, "Unknown" without one; then SchedulingDisabled. */
 function nodeStatus(node: Obj): string {
   let ready: unknown;
-  for (const cond of list(node, 'status.conditions')) if (str(cond, 'type') === 'Ready') ready = cond;
-  const status = [ready === undefined ? 'Unknown' : str(ready, 'status') === 'True' ? 'Ready' : 'NotReady'];
-  if (bool(node, 'spec.unschedulable')) status.push('SchedulingDisabled');
+  for (const cond of listAt(node, 'status.conditions')) if (strAt(cond, 'type') === 'Ready') ready = cond;
+  const status = [ready === undefined ? 'Unknown' : strAt(ready, 'status') === 'True' ? 'Ready' : 'NotReady'];
+  if (boolAt(node, 'spec.unschedulable')) status.push('SchedulingDisabled');
   return status.join(',');
 }
 
@@ -24,7 +24,7 @@ export function nodeRoles(node: Obj, brand: Brand): string[] {
   const rolePrefix = `node-role.${brand.labelDomain}/`;
   const roleLabel = `${brand.labelDomain}/role`;
   const roles: string[] = [];
-  for (const [k, v] of Object.entries(stringMap(node, 'metadata.labels'))) {
+  for (const [k, v] of Object.entries(stringMapAt(node, 'metadata.labels'))) {
     if (k.startsWith(rolePrefix)) {
       const role = k.slice(rolePrefix.length);
       if (role !== '') roles.push(role);
@@ -37,8 +37,8 @@ export function nodeRoles(node: Obj, brand: Brand): string[] {
 
 /** The first address of a type, "<none>" without one. */
 function nodeAddress(node: Obj, type: string): string {
-  const address = list(node, 'status.addresses').find((a) => str(a, 'type') === type);
-  return address === undefined ? '<none>' : str(address, 'address');
+  const address = listAt(node, 'status.addresses').find((a) => strAt(a, 'type') === type);
+  return address === undefined ? '<none>' : strAt(address, 'address');
 }
 
 export function nodePrinter(brand: Brand): TablePrinter {
@@ -61,12 +61,12 @@ export function nodePrinter(brand: Brand): TablePrinter {
         nodeStatus(node),
         nodeRoles(node, brand).join(',') || '<none>',
         ageOf(node, now),
-        str(node, 'status.nodeInfo.kubeletVersion'),
+        strAt(node, 'status.nodeInfo.kubeletVersion'),
         nodeAddress(node, 'InternalIP'),
         nodeAddress(node, 'ExternalIP'),
-        str(node, 'status.nodeInfo.osImage') || '<unknown>',
-        str(node, 'status.nodeInfo.kernelVersion') || '<unknown>',
-        str(node, 'status.nodeInfo.containerRuntimeVersion') || '<unknown>',
+        strAt(node, 'status.nodeInfo.osImage') || '<unknown>',
+        strAt(node, 'status.nodeInfo.kernelVersion') || '<unknown>',
+        strAt(node, 'status.nodeInfo.containerRuntimeVersion') || '<unknown>',
       ],
     ],
   };

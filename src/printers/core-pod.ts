@@ -7,7 +7,7 @@ import type { Obj } from '../machinery/object.js';
 import { AGE_COLUMN, NAME_COLUMN, column, wide } from './columns.js';
 import { CORE_V1 } from './descriptions.js';
 import { humanDuration, timestampMillis } from './duration.js';
-import { at, bool, has, int, list, str } from './fields.js';
+import { boolAt, isSetAt, listAt, numAt, strAt, valueAt } from '../machinery/fields.js';
 import { ageOf, isDeleting, nameOf } from './format.js';
 import type { TablePrinter, TableRowCondition } from './types.js';
 
@@ -28,32 +28,32 @@ interface ContainerSummary {
 
 /** Takes a container's last termination into account for the "(… ago)" of RESTARTS. */
 function noteRestart(summary: ContainerSummary, status: unknown): void {
-  summary.restarts += int(status, 'restartCount');
-  if (!has(status, 'lastState.terminated')) return;
-  const finished = timestampMillis(at(status, 'lastState.terminated.finishedAt')) ?? Number.NEGATIVE_INFINITY;
+  summary.restarts += numAt(status, 'restartCount');
+  if (!isSetAt(status, 'lastState.terminated')) return;
+  const finished = timestampMillis(valueAt(status, 'lastState.terminated.finishedAt')) ?? Number.NEGATIVE_INFINITY;
   if (summary.lastRestart < finished) summary.lastRestart = finished;
 }
 
 /** The reason of a failed termination: its reason, else its signal or exit code. */
 function terminatedReason(terminated: unknown, prefix: string): string {
-  const reason = str(terminated, 'reason');
+  const reason = strAt(terminated, 'reason');
   if (reason !== '') return prefix + reason;
-  const signal = int(terminated, 'signal');
-  return signal !== 0 ? `${prefix}Signal:${signal}` : `${prefix}ExitCode:${int(terminated, 'exitCode')}`;
+  const signal = numAt(terminated, 'signal');
+  return signal !== 0 ? `${prefix}Signal:${signal}` : `${prefix}ExitCode:${numAt(terminated, 'exitCode')}`;
 }
 
 /** Walks init containers until the first one not done; returns whether the pod is initializing. */
 function summarizeInit(pod: Obj, summary: ContainerSummary): boolean {
-  const statuses = list(pod, 'status.initContainerStatuses');
-  const total = list(pod, 'spec.initContainers').length;
+  const statuses = listAt(pod, 'status.initContainerStatuses');
+  const total = listAt(pod, 'spec.initContainers').length;
   for (let i = 0; i < statuses.length; i++) {
     const status = statuses[i];
     noteRestart(summary, status);
-    const terminated = has(status, 'state.terminated') ? at(status, 'state.terminated') : undefined;
-    const waitingReason = str(status, 'state.waiting.reason');
-    if (terminated !== undefined && int(terminated, 'exitCode') === 0) continue;
+    const terminated = isSetAt(status, 'state.terminated') ? valueAt(status, 'state.terminated') : undefined;
+    const waitingReason = strAt(status, 'state.waiting.reason');
+    if (terminated !== undefined && numAt(terminated, 'exitCode') === 0) continue;
     if (terminated !== undefined) summary.reason = terminatedReason(terminated, 'Init:');
-    else if (has(status, 'state.waiting') && waitingReason !== '' && waitingReason !== 'PodInitializing') summary.reason = `Init:${waitingReason}`;
+    else if (isSetAt(status, 'state.waiting') && waitingReason !== '' && waitingReason !== 'PodInitializing') summary.reason = `Init:${waitingReason}`;
     else summary.reason = `Init:${i}/${total}`;
     return true;
   }
@@ -61,23 +61,23 @@ function summarizeInit(pod: Obj, summary: ContainerSummary): boolean {
 }
 
 function hasPodReadyCondition(pod: Obj): boolean {
-  return list(pod, 'status.conditions').some((c) => str(c, 'type') === 'Ready' && str(c, 'status') === 'True');
+  return listAt(pod, 'status.conditions').some((c) => strAt(c, 'type') === 'Ready' && strAt(c, 'status') === 'True');
 }
 
 /** Walks app containers last to first, so the first container's reason wins. */
 function summarizeContainers(pod: Obj, summary: ContainerSummary): void {
   summary.restarts = 0;
   let hasRunning = false;
-  const statuses = list(pod, 'status.containerStatuses');
+  const statuses = listAt(pod, 'status.containerStatuses');
   for (let i = statuses.length - 1; i >= 0; i--) {
     const status = statuses[i];
     noteRestart(summary, status);
-    const waitingReason = str(status, 'state.waiting.reason');
-    const terminatedReasonText = str(status, 'state.terminated.reason');
-    if (has(status, 'state.waiting') && waitingReason !== '') summary.reason = waitingReason;
-    else if (has(status, 'state.terminated') && terminatedReasonText !== '') summary.reason = terminatedReasonText;
-    else if (has(status, 'state.terminated')) summary.reason = terminatedReason(at(status, 'state.terminated'), '');
-    else if (bool(status, 'ready') && has(status, 'state.running')) {
+    const waitingReason = strAt(status, 'state.waiting.reason');
+    const terminatedReasonText = strAt(status, 'state.terminated.reason');
+    if (isSetAt(status, 'state.waiting') && waitingReason !== '') summary.reason = waitingReason;
+    else if (isSetAt(status, 'state.terminated') && terminatedReasonText !== '') summary.reason = terminatedReasonText;
+    else if (isSetAt(status, 'state.terminated')) summary.reason = terminatedReason(valueAt(status, 'state.terminated'), '');
+    else if (boolAt(status, 'ready') && isSetAt(status, 'state.running')) {
       hasRunning = true;
       summary.ready++;
     }
@@ -87,27 +87,27 @@ function summarizeContainers(pod: Obj, summary: ContainerSummary): void {
 }
 
 function summarize(pod: Obj): ContainerSummary {
-  const phase = str(pod, 'status.phase');
-  const summary: ContainerSummary = { reason: str(pod, 'status.reason') || phase, restarts: 0, ready: 0, lastRestart: Number.NEGATIVE_INFINITY };
+  const phase = strAt(pod, 'status.phase');
+  const summary: ContainerSummary = { reason: strAt(pod, 'status.reason') || phase, restarts: 0, ready: 0, lastRestart: Number.NEGATIVE_INFINITY };
   if (!summarizeInit(pod, summary)) summarizeContainers(pod, summary);
-  if (isDeleting(pod)) summary.reason = str(pod, 'status.reason') === NODE_UNREACHABLE_POD_REASON ? 'Unknown' : 'Terminating';
+  if (isDeleting(pod)) summary.reason = strAt(pod, 'status.reason') === NODE_UNREACHABLE_POD_REASON ? 'Unknown' : 'Terminating';
   return summary;
 }
 
 /** The pod's first IP; status.podIP wins over podIPs as upstream's v1 conversion decides. */
 function podIP(pod: Obj): string {
-  return str(pod, 'status.podIP') || str(list(pod, 'status.podIPs')[0], 'ip');
+  return strAt(pod, 'status.podIP') || strAt(listAt(pod, 'status.podIPs')[0], 'ip');
 }
 
 /** "<true>/<total>" of the readiness gates' conditions, "<none>" without gates. */
 function readinessGates(pod: Obj): string {
-  const gates = list(pod, 'spec.readinessGates');
+  const gates = listAt(pod, 'spec.readinessGates');
   if (gates.length === 0) return '<none>';
-  const conditions = list(pod, 'status.conditions');
+  const conditions = listAt(pod, 'status.conditions');
   let trueConditions = 0;
   for (const gate of gates) {
-    const condition = conditions.find((c) => str(c, 'type') === str(gate, 'conditionType'));
-    if (condition !== undefined && str(condition, 'status') === 'True') trueConditions++;
+    const condition = conditions.find((c) => strAt(c, 'type') === strAt(gate, 'conditionType'));
+    if (condition !== undefined && strAt(condition, 'status') === 'True') trueConditions++;
   }
   return `${trueConditions}/${gates.length}`;
 }
@@ -127,7 +127,7 @@ export const podPrinter: TablePrinter = {
   rows(pod, now) {
     const s = summarize(pod);
     const restarts = s.lastRestart === Number.NEGATIVE_INFINITY ? String(s.restarts) : `${s.restarts} (${humanDuration(now.getTime() - s.lastRestart)} ago)`;
-    const total = list(pod, 'spec.containers').length;
+    const total = listAt(pod, 'spec.containers').length;
     return [
       [
         nameOf(pod),
@@ -136,14 +136,14 @@ export const podPrinter: TablePrinter = {
         restarts,
         ageOf(pod, now),
         podIP(pod) || '<none>',
-        str(pod, 'spec.nodeName') || '<none>',
-        str(pod, 'status.nominatedNodeName') || '<none>',
+        strAt(pod, 'spec.nodeName') || '<none>',
+        strAt(pod, 'status.nominatedNodeName') || '<none>',
         readinessGates(pod),
       ],
     ];
   },
   conditions(pod) {
-    const phase = str(pod, 'status.phase');
+    const phase = strAt(pod, 'status.phase');
     if (phase === 'Succeeded') return SUCCEEDED;
     if (phase === 'Failed') return FAILED;
     return undefined;

@@ -2,7 +2,7 @@
 import type { Obj } from '../machinery/object.js';
 import { AGE_COLUMN, NAME_COLUMN, column, wide } from './columns.js';
 import { CORE_V1 } from './descriptions.js';
-import { at, int, list, str } from './fields.js';
+import { listAt, numAt, strAt, valueAt } from '../machinery/fields.js';
 import { ageOf, formatLabelsAt, joinHostPort, nameOf, sortedSet } from './format.js';
 import type { TablePrinter } from './types.js';
 
@@ -16,26 +16,26 @@ function firstString(values: unknown[]): string {
  * clipped: the server prints wide output, which upstream does not shorten.
  */
 export function loadBalancerStatus(status: unknown): string {
-  const addresses = list(status, 'ingress')
-    .map((ing) => str(ing, 'ip') || str(ing, 'hostname'))
+  const addresses = listAt(status, 'ingress')
+    .map((ing) => strAt(ing, 'ip') || strAt(ing, 'hostname'))
     .filter((a) => a !== '');
   return sortedSet(addresses).join(',');
 }
 
 /** getServiceExternalIP. */
 function externalIP(svc: Obj): string {
-  const externalIPs = list(svc, 'spec.externalIPs').filter((ip): ip is string => typeof ip === 'string');
-  switch (str(svc, 'spec.type')) {
+  const externalIPs = listAt(svc, 'spec.externalIPs').filter((ip): ip is string => typeof ip === 'string');
+  switch (strAt(svc, 'spec.type')) {
     case 'ClusterIP':
     case 'NodePort':
       return externalIPs.length > 0 ? externalIPs.join(',') : '<none>';
     case 'LoadBalancer': {
-      const lbIPs = loadBalancerStatus(at(svc, 'status.loadBalancer'));
+      const lbIPs = loadBalancerStatus(valueAt(svc, 'status.loadBalancer'));
       if (externalIPs.length > 0) return [...(lbIPs === '' ? [] : lbIPs.split(',')), ...externalIPs].join(',');
       return lbIPs === '' ? '<pending>' : lbIPs;
     }
     case 'ExternalName':
-      return str(svc, 'spec.externalName');
+      return strAt(svc, 'spec.externalName');
     default:
       return '<unknown>';
   }
@@ -43,17 +43,17 @@ function externalIP(svc: Obj): string {
 
 /** makePortString: port/protocol, or port:nodePort/protocol. */
 function portString(svc: Obj): string {
-  return list(svc, 'spec.ports')
+  return listAt(svc, 'spec.ports')
     .map((p) => {
-      const nodePort = int(p, 'nodePort');
-      return nodePort > 0 ? `${int(p, 'port')}:${nodePort}/${str(p, 'protocol')}` : `${int(p, 'port')}/${str(p, 'protocol')}`;
+      const nodePort = numAt(p, 'nodePort');
+      return nodePort > 0 ? `${numAt(p, 'port')}:${nodePort}/${strAt(p, 'protocol')}` : `${numAt(p, 'port')}/${strAt(p, 'protocol')}`;
     })
     .join(',');
 }
 
 /** The first cluster IP; spec.clusterIP wins over clusterIPs as upstream's v1 conversion decides. */
 function clusterIP(svc: Obj): string {
-  return str(svc, 'spec.clusterIP') || firstString(list(svc, 'spec.clusterIPs')) || '<none>';
+  return strAt(svc, 'spec.clusterIP') || firstString(listAt(svc, 'spec.clusterIPs')) || '<none>';
 }
 
 export const servicePrinter: TablePrinter = {
@@ -67,13 +67,13 @@ export const servicePrinter: TablePrinter = {
     wide('Selector', 'string', CORE_V1['ServiceSpec.selector']),
   ],
   rows: (svc, now) => [
-    [nameOf(svc), str(svc, 'spec.type'), clusterIP(svc), externalIP(svc), portString(svc) || '<none>', ageOf(svc, now), formatLabelsAt(svc, 'spec.selector')],
+    [nameOf(svc), strAt(svc, 'spec.type'), clusterIP(svc), externalIP(svc), portString(svc) || '<none>', ageOf(svc, now), formatLabelsAt(svc, 'spec.selector')],
   ],
 };
 
 /** formatEndpoints with every port: up to 3 ip:port (or bare ip without ports), then "+ N more...". */
 function formatEndpoints(ep: Obj): string {
-  const subsets = list(ep, 'subsets');
+  const subsets = listAt(ep, 'subsets');
   if (subsets.length === 0) return '<none>';
   const max = 3;
   const shown: string[] = [];
@@ -88,17 +88,17 @@ function formatEndpoints(ep: Obj): string {
     return true;
   };
   for (const ss of subsets) {
-    const addresses = list(ss, 'addresses');
-    const ports = list(ss, 'ports');
+    const addresses = listAt(ss, 'addresses');
+    const ports = listAt(ss, 'ports');
     if (ports.length === 0) {
       // Headless services may have no ports.
       count += addresses.length;
-      for (const a of addresses) if (!add(str(a, 'ip'))) break;
+      for (const a of addresses) if (!add(strAt(a, 'ip'))) break;
       continue;
     }
     for (const port of ports) {
       count += addresses.length;
-      for (const a of addresses) if (!add(joinHostPort(str(a, 'ip'), int(port, 'port')))) break;
+      for (const a of addresses) if (!add(joinHostPort(strAt(a, 'ip'), numAt(port, 'port')))) break;
     }
   }
   const joined = shown.join(',');

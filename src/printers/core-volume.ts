@@ -3,7 +3,7 @@ import type { Brand } from '../machinery/brand.js';
 import type { Obj } from '../machinery/object.js';
 import { AGE_COLUMN, NAME_COLUMN, column, wide } from './columns.js';
 import { CORE_V1 } from './descriptions.js';
-import { at, has, list, str, stringMap } from './fields.js';
+import { isSetAt, listAt, strAt, stringMapAt, valueAt } from '../machinery/fields.js';
 import { ageOf, isDeleting, nameOf, quantityText } from './format.js';
 import type { TablePrinter } from './types.js';
 
@@ -28,19 +28,19 @@ function storageClassAnnotation(brand: Brand): string {
 
 /** helper.GetPersistentVolumeClass / GetPersistentVolumeClaimClass. */
 function storageClass(obj: Obj, brand: Brand): string {
-  const annotations = stringMap(obj, 'metadata.annotations');
+  const annotations = stringMapAt(obj, 'metadata.annotations');
   const annotated = annotations[storageClassAnnotation(brand)];
-  return annotated ?? str(obj, 'spec.storageClassName');
+  return annotated ?? strAt(obj, 'spec.storageClassName');
 }
 
 /** The phase, or Terminating while the object is being deleted. */
 function phase(obj: Obj): string {
-  return isDeleting(obj) ? 'Terminating' : str(obj, 'status.phase');
+  return isDeleting(obj) ? 'Terminating' : strAt(obj, 'status.phase');
 }
 
 /** spec.volumeMode, "<unset>" when absent. */
 function volumeMode(obj: Obj): string {
-  return has(obj, 'spec.volumeMode') ? str(obj, 'spec.volumeMode') : '<unset>';
+  return isSetAt(obj, 'spec.volumeMode') ? strAt(obj, 'spec.volumeMode') : '<unset>';
 }
 
 export function persistentVolumePrinter(brand: Brand): TablePrinter {
@@ -60,13 +60,13 @@ export function persistentVolumePrinter(brand: Brand): TablePrinter {
     rows: (pv, now) => [
       [
         nameOf(pv),
-        quantityText(at(pv, 'spec.capacity.storage')),
-        accessModes(list(pv, 'spec.accessModes')),
-        str(pv, 'spec.persistentVolumeReclaimPolicy'),
+        quantityText(valueAt(pv, 'spec.capacity.storage')),
+        accessModes(listAt(pv, 'spec.accessModes')),
+        strAt(pv, 'spec.persistentVolumeReclaimPolicy'),
         phase(pv),
-        has(pv, 'spec.claimRef') ? `${str(pv, 'spec.claimRef.namespace')}/${str(pv, 'spec.claimRef.name')}` : '',
+        isSetAt(pv, 'spec.claimRef') ? `${strAt(pv, 'spec.claimRef.namespace')}/${strAt(pv, 'spec.claimRef.name')}` : '',
         storageClass(pv, brand),
-        str(pv, 'status.reason'),
+        strAt(pv, 'status.reason'),
         ageOf(pv, now),
         volumeMode(pv),
       ],
@@ -88,14 +88,14 @@ export function persistentVolumeClaimPrinter(brand: Brand): TablePrinter {
     ],
     rows(pvc, now) {
       // Capacity and access modes show only once the claim is bound to a volume.
-      const bound = str(pvc, 'spec.volumeName') !== '';
+      const bound = strAt(pvc, 'spec.volumeName') !== '';
       return [
         [
           nameOf(pvc),
           phase(pvc),
-          str(pvc, 'spec.volumeName'),
-          bound ? quantityText(at(pvc, 'status.capacity.storage')) : '',
-          bound ? accessModes(list(pvc, 'status.accessModes')) : '',
+          strAt(pvc, 'spec.volumeName'),
+          bound ? quantityText(valueAt(pvc, 'status.capacity.storage')) : '',
+          bound ? accessModes(listAt(pvc, 'status.accessModes')) : '',
           storageClass(pvc, brand),
           ageOf(pvc, now),
           volumeMode(pvc),

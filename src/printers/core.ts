@@ -9,7 +9,7 @@ import { podPrinter } from './core-pod.js';
 import { endpointsPrinter, servicePrinter } from './core-service.js';
 import { persistentVolumeClaimPrinter, persistentVolumePrinter } from './core-volume.js';
 import { CORE_V1 } from './descriptions.js';
-import { list, map, str } from './fields.js';
+import { listAt, recAt, strAt } from '../machinery/fields.js';
 import { ageOf, containerCells, formatLabelsAt, nameOf, quantityText } from './format.js';
 import type { TablePrinter } from './types.js';
 import { replicaCountCells, replicaCountColumns, templateCells, templateColumns } from './workloads.js';
@@ -26,22 +26,22 @@ const replicationControllerPrinter: TablePrinter = {
 
 const namespacePrinter: TablePrinter = {
   columns: [NAME_COLUMN, column('Status', 'string', 'The status of the namespace'), AGE_COLUMN],
-  rows: (obj, now) => [[nameOf(obj), str(obj, 'status.phase'), ageOf(obj, now)]],
+  rows: (obj, now) => [[nameOf(obj), strAt(obj, 'status.phase'), ageOf(obj, now)]],
 };
 
 const secretPrinter: TablePrinter = {
   columns: [NAME_COLUMN, column('Type', 'string', CORE_V1['Secret.type']), column('Data', 'string', CORE_V1['Secret.data']), AGE_COLUMN],
-  rows: (obj, now) => [[nameOf(obj), str(obj, 'type'), Object.keys(map(obj, 'data')).length, ageOf(obj, now)]],
+  rows: (obj, now) => [[nameOf(obj), strAt(obj, 'type'), Object.keys(recAt(obj, 'data')).length, ageOf(obj, now)]],
 };
 
 const serviceAccountPrinter: TablePrinter = {
   columns: [NAME_COLUMN, column('Secrets', 'string', CORE_V1['ServiceAccount.secrets']), AGE_COLUMN],
-  rows: (obj, now) => [[nameOf(obj), list(obj, 'secrets').length, ageOf(obj, now)]],
+  rows: (obj, now) => [[nameOf(obj), listAt(obj, 'secrets').length, ageOf(obj, now)]],
 };
 
 const configMapPrinter: TablePrinter = {
   columns: [NAME_COLUMN, column('Data', 'string', CORE_V1['ConfigMap.data']), AGE_COLUMN],
-  rows: (obj, now) => [[nameOf(obj), Object.keys(map(obj, 'data')).length + Object.keys(map(obj, 'binaryData')).length, ageOf(obj, now)]],
+  rows: (obj, now) => [[nameOf(obj), Object.keys(recAt(obj, 'data')).length + Object.keys(recAt(obj, 'binaryData')).length, ageOf(obj, now)]],
 };
 
 /** Status, message and error of the Healthy condition; "Unknown" without one. */
@@ -53,16 +53,16 @@ const componentStatusPrinter: TablePrinter = {
     column('Error', 'string', 'Error of the component conditions'),
   ],
   rows(obj) {
-    const healthy = list(obj, 'conditions').find((c) => str(c, 'type') === 'Healthy');
+    const healthy = listAt(obj, 'conditions').find((c) => strAt(c, 'type') === 'Healthy');
     if (healthy === undefined) return [[nameOf(obj), 'Unknown', '', '']];
-    return [[nameOf(obj), str(healthy, 'status') === 'True' ? 'Healthy' : 'Unhealthy', str(healthy, 'message'), str(healthy, 'error')]];
+    return [[nameOf(obj), strAt(healthy, 'status') === 'True' ? 'Healthy' : 'Unhealthy', strAt(healthy, 'message'), strAt(healthy, 'error')]];
   },
 };
 
 /** "resource: used/hard" of every hard limit, `limits.*` in the Limit column, the rest in Request. */
 function quotaCells(obj: Obj): [string, string] {
-  const hard = map(obj, 'status.hard');
-  const used = map(obj, 'status.used');
+  const hard = recAt(obj, 'status.hard');
+  const used = recAt(obj, 'status.used');
   const request: string[] = [];
   const limit: string[] = [];
   for (const resource of Object.keys(hard).sort(compareGoStrings)) {

@@ -5,7 +5,7 @@
 import { NAME_COLUMN, column } from './columns.js';
 import { META_V1 } from './descriptions.js';
 import { timestampMillis } from './duration.js';
-import { at } from './fields.js';
+import { valueAt } from '../machinery/fields.js';
 import { nameOf } from './format.js';
 import type { TablePrinter } from './types.js';
 
@@ -20,6 +20,6 @@ function createdAt(value: unknown): string {
 
 export const DEFAULT_PRINTER: TablePrinter = {
   columns: [NAME_COLUMN, column('Created At', 'date', META_V1['ObjectMeta.creationTimestamp'])],
-  rows: (obj) => [[nameOf(obj), createdAt(at(obj, 'metadata.creationTimestamp'))]],
+  rows: (obj) => [[nameOf(obj), createdAt(valueAt(obj, 'metadata.creationTimestamp'))]],
   nullRowsWhenEmpty: true,
 };

@@ -1,7 +1,7 @@
 /** Printers of the discovery group, keyed by kind. */
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
 import { DISCOVERY_V1BETA1 } from './descriptions.js';
-import { at, list, str } from './fields.js';
+import { listAt, strAt, valueAt } from '../machinery/fields.js';
 import { ageOf, listWithMore, nameOf } from './format.js';
 import type { TablePrinter } from './types.js';
 
@@ -15,10 +15,10 @@ function firstOf(items: readonly string[]): string {
 /** formatDiscoveryPorts: each port's number, else its name, else "*". */
 function ports(slice: unknown): string {
   return firstOf(
-    list(slice, 'ports').map((p) => {
-      const port = at(p, 'port');
+    listAt(slice, 'ports').map((p) => {
+      const port = valueAt(p, 'port');
       if (typeof port === 'number') return String(port);
-      const name = at(p, 'name');
+      const name = valueAt(p, 'name');
       return typeof name === 'string' ? name : '*';
     }),
   );
@@ -26,7 +26,7 @@ function ports(slice: unknown): string {
 
 /** formatDiscoveryEndpoints: every address of every endpoint. */
 function endpoints(slice: unknown): string {
-  return firstOf(list(slice, 'endpoints').flatMap((e) => list(e, 'addresses').map(String)));
+  return firstOf(listAt(slice, 'endpoints').flatMap((e) => listAt(e, 'addresses').map(String)));
 }
 
 const endpointSlicePrinter: TablePrinter = {
@@ -37,7 +37,7 @@ const endpointSlicePrinter: TablePrinter = {
     column('Endpoints', 'string', DISCOVERY_V1BETA1['EndpointSlice.endpoints']),
     AGE_COLUMN,
   ],
-  rows: (obj, now) => [[nameOf(obj), str(obj, 'addressType'), ports(obj), endpoints(obj), ageOf(obj, now)]],
+  rows: (obj, now) => [[nameOf(obj), strAt(obj, 'addressType'), ports(obj), endpoints(obj), ageOf(obj, now)]],
 };
 
 /** The discovery group's printers by kind. */

@@ -2,20 +2,20 @@
 import type { Obj } from '../machinery/object.js';
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
 import { FLOWCONTROL_V1BETA2 } from './descriptions.js';
-import { has, int, list, str } from './fields.js';
+import { isSetAt, listAt, numAt, strAt } from '../machinery/fields.js';
 import { ageOf, nameOf } from './format.js';
 import type { TablePrinter } from './types.js';
 
 /** Status of the Dangling condition ("True" when the priority level is missing), "?" without one. */
 function missingPriorityLevel(fs: Obj): string {
-  const dangling = list(fs, 'status.conditions').find((c) => str(c, 'type') === 'Dangling');
-  return dangling === undefined ? '?' : str(dangling, 'status');
+  const dangling = listAt(fs, 'status.conditions').find((c) => strAt(c, 'type') === 'Dangling');
+  return dangling === undefined ? '?' : strAt(dangling, 'status');
 }
 
 /** FlowSchemaSequence order: matching precedence, then name. */
 function byPrecedence(a: Obj, b: Obj): number {
-  const pa = int(a, 'spec.matchingPrecedence');
-  const pb = int(b, 'spec.matchingPrecedence');
+  const pa = numAt(a, 'spec.matchingPrecedence');
+  const pb = numAt(b, 'spec.matchingPrecedence');
   if (pa !== pb) return pa - pb;
   const na = nameOf(a);
   const nb = nameOf(b);
@@ -34,9 +34,9 @@ const flowSchemaPrinter: TablePrinter = {
   rows: (fs, now) => [
     [
       nameOf(fs),
-      str(fs, 'spec.priorityLevelConfiguration.name'),
-      int(fs, 'spec.matchingPrecedence'),
-      has(fs, 'spec.distinguisherMethod') ? str(fs, 'spec.distinguisherMethod.type') : '<none>',
+      strAt(fs, 'spec.priorityLevelConfiguration.name'),
+      numAt(fs, 'spec.matchingPrecedence'),
+      isSetAt(fs, 'spec.distinguisherMethod') ? strAt(fs, 'spec.distinguisherMethod.type') : '<none>',
       ageOf(fs, now),
       missingPriorityLevel(fs),
     ],
@@ -46,7 +46,7 @@ const flowSchemaPrinter: TablePrinter = {
 
 /** A queuing setting, "<none>" unless the level is limited and queues. */
 function queuing(plc: Obj, field: string): unknown {
-  return has(plc, 'spec.limited.limitResponse.queuing') ? int(plc, `spec.limited.limitResponse.queuing.${field}`) : '<none>';
+  return isSetAt(plc, 'spec.limited.limitResponse.queuing') ? numAt(plc, `spec.limited.limitResponse.queuing.${field}`) : '<none>';
 }
 
 const priorityLevelConfigurationPrinter: TablePrinter = {
@@ -62,8 +62,8 @@ const priorityLevelConfigurationPrinter: TablePrinter = {
   rows: (plc, now) => [
     [
       nameOf(plc),
-      str(plc, 'spec.type'),
-      has(plc, 'spec.limited') ? int(plc, 'spec.limited.assuredConcurrencyShares') : '<none>',
+      strAt(plc, 'spec.type'),
+      isSetAt(plc, 'spec.limited') ? numAt(plc, 'spec.limited.assuredConcurrencyShares') : '<none>',
       queuing(plc, 'queues'),
       queuing(plc, 'handSize'),
       queuing(plc, 'queueLengthLimit'),

@@ -7,21 +7,21 @@ import type { Obj } from '../machinery/object.js';
 import { canonicalQuantity } from '../machinery/quantity.js';
 import { compareGoStrings } from '../machinery/validation.js';
 import { translateTimestampSince } from './duration.js';
-import { at, list, str, stringMap } from './fields.js';
+import { listAt, strAt, stringMapAt, valueAt } from '../machinery/fields.js';
 
 /** The object's name. */
 export function nameOf(obj: Obj): string {
-  return str(obj, 'metadata.name');
+  return strAt(obj, 'metadata.name');
 }
 
 /** The object's age at `now` (translateTimestampSince of its creationTimestamp). */
 export function ageOf(obj: Obj, now: Date): string {
-  return translateTimestampSince(at(obj, 'metadata.creationTimestamp'), now);
+  return translateTimestampSince(valueAt(obj, 'metadata.creationTimestamp'), now);
 }
 
 /** Whether the object is being deleted. */
 export function isDeleting(obj: Obj): boolean {
-  return str(obj, 'metadata.deletionTimestamp') !== '';
+  return strAt(obj, 'metadata.deletionTimestamp') !== '';
 }
 
 /** labels.FormatLabels: sorted `k=v` pairs joined by commas, "<none>" when empty. */
@@ -33,7 +33,7 @@ export function formatLabels(labels: Readonly<Record<string, string>>): string {
 
 /** labels.FormatLabels of a string map at a path. */
 export function formatLabelsAt(obj: unknown, path: string): string {
-  return formatLabels(stringMap(obj, path));
+  return formatLabels(stringMapAt(obj, path));
 }
 
 /**
@@ -57,12 +57,12 @@ export function formatLabelSelector(sel: unknown): string {
 
 /** layoutContainerCells: container names and images, each joined by commas. */
 export function layoutContainerCells(containers: readonly unknown[]): [string, string] {
-  return [containers.map((c) => str(c, 'name')).join(','), containers.map((c) => str(c, 'image')).join(',')];
+  return [containers.map((c) => strAt(c, 'name')).join(','), containers.map((c) => strAt(c, 'image')).join(',')];
 }
 
 /** The Containers and Images cells of a pod template at a path. */
 export function containerCells(obj: unknown, templatePath: string): [string, string] {
-  return layoutContainerCells(list(obj, `${templatePath}.spec.containers`));
+  return layoutContainerCells(listAt(obj, `${templatePath}.spec.containers`));
 }
 
 /** listWithMoreString: the first items, "+ N more..." beyond them, "<unset>" when empty. */

@@ -6,19 +6,19 @@ import type { Obj } from '../machinery/object.js';
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
 import { loadBalancerStatus } from './core-service.js';
 import { EXTENSIONS_V1BETA1 } from './descriptions.js';
-import { at, has, list, str } from './fields.js';
+import { isSetAt, listAt, strAt, valueAt } from '../machinery/fields.js';
 import { ageOf, formatLabelSelector, nameOf } from './format.js';
 import type { TablePrinter } from './types.js';
 
 /** formatHosts: up to 3 rule hosts, then "+ N more..." counted over all rules; "*" for none. */
 function formatHosts(ingress: Obj): string {
-  const rules = list(ingress, 'spec.rules');
+  const rules = listAt(ingress, 'spec.rules');
   const max = 3;
   const hosts: string[] = [];
   let more = false;
   for (const rule of rules) {
     if (hosts.length === max) more = true;
-    const host = str(rule, 'host');
+    const host = strAt(rule, 'host');
     if (!more && host !== '') hosts.push(host);
   }
   if (hosts.length === 0) return '*';
@@ -37,10 +37,10 @@ export const ingressPrinter: TablePrinter = {
   rows: (obj, now) => [
     [
       nameOf(obj),
-      has(obj, 'spec.ingressClassName') ? str(obj, 'spec.ingressClassName') : '<none>',
+      isSetAt(obj, 'spec.ingressClassName') ? strAt(obj, 'spec.ingressClassName') : '<none>',
       formatHosts(obj),
-      loadBalancerStatus(at(obj, 'status.loadBalancer')),
-      list(obj, 'spec.tls').length > 0 ? '80, 443' : '80',
+      loadBalancerStatus(valueAt(obj, 'status.loadBalancer')),
+      listAt(obj, 'spec.tls').length > 0 ? '80, 443' : '80',
       ageOf(obj, now),
     ],
   ],
@@ -48,9 +48,9 @@ export const ingressPrinter: TablePrinter = {
 
 /** "Kind[.apiGroup]/name" of the class parameters, "<none>" without them. */
 function ingressClassParameters(obj: Obj): string {
-  if (!has(obj, 'spec.parameters')) return '<none>';
-  const group = has(obj, 'spec.parameters.apiGroup') ? `.${str(obj, 'spec.parameters.apiGroup')}` : '';
-  return `${str(obj, 'spec.parameters.kind')}${group}/${str(obj, 'spec.parameters.name')}`;
+  if (!isSetAt(obj, 'spec.parameters')) return '<none>';
+  const group = isSetAt(obj, 'spec.parameters.apiGroup') ? `.${strAt(obj, 'spec.parameters.apiGroup')}` : '';
+  return `${strAt(obj, 'spec.parameters.kind')}${group}/${strAt(obj, 'spec.parameters.name')}`;
 }
 
 const ingressClassPrinter: TablePrinter = {
@@ -60,13 +60,13 @@ const ingressClassPrinter: TablePrinter = {
     column('Parameters', 'string', 'A reference to a resource with additional parameters'),
     AGE_COLUMN,
   ],
-  rows: (obj, now) => [[nameOf(obj), str(obj, 'spec.controller'), ingressClassParameters(obj), ageOf(obj, now)]],
+  rows: (obj, now) => [[nameOf(obj), strAt(obj, 'spec.controller'), ingressClassParameters(obj), ageOf(obj, now)]],
 };
 
 const networkPolicyPrinter: TablePrinter = {
   columns: [NAME_COLUMN, column('Pod-Selector', 'string', EXTENSIONS_V1BETA1['NetworkPolicySpec.podSelector']), AGE_COLUMN],
   // spec.podSelector is a struct upstream: absent reads as the empty selector.
-  rows: (obj, now) => [[nameOf(obj), formatLabelSelector(at(obj, 'spec.podSelector') ?? {}), ageOf(obj, now)]],
+  rows: (obj, now) => [[nameOf(obj), formatLabelSelector(valueAt(obj, 'spec.podSelector') ?? {}), ageOf(obj, now)]],
 };
 
 /** The networking group's printers by kind. */

@@ -5,13 +5,13 @@
 import type { Obj } from '../machinery/object.js';
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
 import { POLICY_V1BETA1 } from './descriptions.js';
-import { at, bool, has, int, list, str } from './fields.js';
+import { boolAt, isSetAt, listAt, numAt, strAt, valueAt } from '../machinery/fields.js';
 import { ageOf, intOrStringText, nameOf } from './format.js';
 import type { TablePrinter } from './types.js';
 
 /** An IntOrString field's text, "N/A" when absent. */
 function intOrStringOrNA(obj: Obj, path: string): string {
-  return has(obj, path) ? intOrStringText(at(obj, path)) : 'N/A';
+  return isSetAt(obj, path) ? intOrStringText(valueAt(obj, path)) : 'N/A';
 }
 
 const podDisruptionBudgetPrinter: TablePrinter = {
@@ -27,7 +27,7 @@ const podDisruptionBudgetPrinter: TablePrinter = {
       nameOf(obj),
       intOrStringOrNA(obj, 'spec.minAvailable'),
       intOrStringOrNA(obj, 'spec.maxUnavailable'),
-      int(obj, 'status.disruptionsAllowed'),
+      numAt(obj, 'status.disruptionsAllowed'),
       ageOf(obj, now),
     ],
   ],
@@ -48,14 +48,14 @@ const podSecurityPolicyPrinter: TablePrinter = {
   rows: (obj) => [
     [
       nameOf(obj),
-      String(bool(obj, 'spec.privileged')),
-      list(obj, 'spec.allowedCapabilities').map(String).join(','),
-      str(obj, 'spec.seLinux.rule'),
-      str(obj, 'spec.runAsUser.rule'),
-      str(obj, 'spec.fsGroup.rule'),
-      str(obj, 'spec.supplementalGroups.rule'),
-      bool(obj, 'spec.readOnlyRootFilesystem'),
-      list(obj, 'spec.volumes').map(String).join(','),
+      String(boolAt(obj, 'spec.privileged')),
+      listAt(obj, 'spec.allowedCapabilities').map(String).join(','),
+      strAt(obj, 'spec.seLinux.rule'),
+      strAt(obj, 'spec.runAsUser.rule'),
+      strAt(obj, 'spec.fsGroup.rule'),
+      strAt(obj, 'spec.supplementalGroups.rule'),
+      boolAt(obj, 'spec.readOnlyRootFilesystem'),
+      listAt(obj, 'spec.volumes').map(String).join(','),
     ],
   ],
 };

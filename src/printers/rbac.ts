@@ -2,7 +2,7 @@
 import type { Obj } from '../machinery/object.js';
 import { AGE_COLUMN, NAME_COLUMN, column, wide } from './columns.js';
 import { RBAC_V1BETA1 } from './descriptions.js';
-import { list, str } from './fields.js';
+import { listAt, strAt } from '../machinery/fields.js';
 import { ageOf, nameOf } from './format.js';
 import type { TablePrinter } from './types.js';
 
@@ -11,11 +11,11 @@ function subjects(binding: Obj): [string, string, string] {
   const users: string[] = [];
   const groups: string[] = [];
   const serviceAccounts: string[] = [];
-  for (const s of list(binding, 'subjects')) {
-    const kind = str(s, 'kind');
-    if (kind === 'ServiceAccount') serviceAccounts.push(`${str(s, 'namespace')}/${str(s, 'name')}`);
-    else if (kind === 'User') users.push(str(s, 'name'));
-    else if (kind === 'Group') groups.push(str(s, 'name'));
+  for (const s of listAt(binding, 'subjects')) {
+    const kind = strAt(s, 'kind');
+    if (kind === 'ServiceAccount') serviceAccounts.push(`${strAt(s, 'namespace')}/${strAt(s, 'name')}`);
+    else if (kind === 'User') users.push(strAt(s, 'name'));
+    else if (kind === 'Group') groups.push(strAt(s, 'name'));
   }
   return [users.join(', '), groups.join(', '), serviceAccounts.join(', ')];
 }
@@ -30,7 +30,7 @@ function bindingPrinter(roleRefDoc: string, noun: string): TablePrinter {
       wide('Groups', 'string', `Groups in the ${noun}`),
       wide('ServiceAccounts', 'string', `ServiceAccounts in the ${noun}`),
     ],
-    rows: (obj, now) => [[nameOf(obj), `${str(obj, 'roleRef.kind')}/${str(obj, 'roleRef.name')}`, ageOf(obj, now), ...subjects(obj)]],
+    rows: (obj, now) => [[nameOf(obj), `${strAt(obj, 'roleRef.kind')}/${strAt(obj, 'roleRef.name')}`, ageOf(obj, now), ...subjects(obj)]],
   };
 }
 

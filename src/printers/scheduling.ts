@@ -1,7 +1,7 @@
 /** Printers of the scheduling group, keyed by kind. */
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
 import { SCHEDULING_V1 } from './descriptions.js';
-import { bool, int } from './fields.js';
+import { boolAt, numAt } from '../machinery/fields.js';
 import { ageOf, nameOf } from './format.js';
 import type { TablePrinter } from './types.js';
 
@@ -12,7 +12,7 @@ const priorityClassPrinter: TablePrinter = {
     column('Global-Default', 'boolean', SCHEDULING_V1['PriorityClass.globalDefault']),
     AGE_COLUMN,
   ],
-  rows: (obj, now) => [[nameOf(obj), int(obj, 'value'), bool(obj, 'globalDefault'), ageOf(obj, now)]],
+  rows: (obj, now) => [[nameOf(obj), numAt(obj, 'value'), boolAt(obj, 'globalDefault'), ageOf(obj, now)]],
 };
 
 /** The scheduling group's printers by kind. */

@@ -3,13 +3,13 @@ import type { Brand } from '../machinery/brand.js';
 import type { Obj } from '../machinery/object.js';
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
 import { STORAGE_V1 } from './descriptions.js';
-import { bool, has, list, optBool, str, stringMap } from './fields.js';
+import { boolAt, boolOrNilAt, isSetAt, listAt, strAt, stringMapAt } from '../machinery/fields.js';
 import { ageOf, nameOf } from './format.js';
 import type { TablePrinter } from './types.js';
 
 /** storageutil.IsDefaultAnnotation: the GA or beta is-default-class annotation says "true". */
 function isDefaultClass(obj: Obj, brand: Brand): boolean {
-  const annotations = stringMap(obj, 'metadata.annotations');
+  const annotations = stringMapAt(obj, 'metadata.annotations');
   return (
     annotations[`storageclass.${brand.labelDomain}/is-default-class`] === 'true' ||
     annotations[`storageclass.beta.${brand.labelDomain}/is-default-class`] === 'true'
@@ -29,10 +29,10 @@ function storageClassPrinter(brand: Brand): TablePrinter {
     rows: (obj, now) => [
       [
         isDefaultClass(obj, brand) ? `${nameOf(obj)} (default)` : nameOf(obj),
-        str(obj, 'provisioner'),
-        has(obj, 'reclaimPolicy') ? str(obj, 'reclaimPolicy') : 'Delete',
-        has(obj, 'volumeBindingMode') ? str(obj, 'volumeBindingMode') : 'Immediate',
-        bool(obj, 'allowVolumeExpansion'),
+        strAt(obj, 'provisioner'),
+        isSetAt(obj, 'reclaimPolicy') ? strAt(obj, 'reclaimPolicy') : 'Delete',
+        isSetAt(obj, 'volumeBindingMode') ? strAt(obj, 'volumeBindingMode') : 'Immediate',
+        boolAt(obj, 'allowVolumeExpansion'),
         ageOf(obj, now),
       ],
     ],
@@ -51,10 +51,10 @@ const volumeAttachmentPrinter: TablePrinter = {
   rows: (obj, now) => [
     [
       nameOf(obj),
-      str(obj, 'spec.attacher'),
-      str(obj, 'spec.source.persistentVolumeName'),
-      str(obj, 'spec.nodeName'),
-      bool(obj, 'status.attached'),
+      strAt(obj, 'spec.attacher'),
+      strAt(obj, 'spec.source.persistentVolumeName'),
+      strAt(obj, 'spec.nodeName'),
+      boolAt(obj, 'status.attached'),
       ageOf(obj, now),
     ],
   ],
@@ -62,14 +62,14 @@ const volumeAttachmentPrinter: TablePrinter = {
 
 const csiNodePrinter: TablePrinter = {
   columns: [NAME_COLUMN, column('Drivers', 'integer', 'Drivers indicates the number of CSI drivers registered on the node'), AGE_COLUMN],
-  rows: (obj, now) => [[nameOf(obj), list(obj, 'spec.drivers').length, ageOf(obj, now)]],
+  rows: (obj, now) => [[nameOf(obj), listAt(obj, 'spec.drivers').length, ageOf(obj, now)]],
 };
 
 /** The token audiences, "<unset>" when tokenRequests is absent. */
 function tokenRequests(obj: Obj): string {
-  if (!has(obj, 'spec.tokenRequests')) return '<unset>';
-  return list(obj, 'spec.tokenRequests')
-    .map((t) => str(t, 'audience'))
+  if (!isSetAt(obj, 'spec.tokenRequests')) return '<unset>';
+  return listAt(obj, 'spec.tokenRequests')
+    .map((t) => strAt(t, 'audience'))
     .join(',');
 }
 
@@ -87,12 +87,12 @@ const csiDriverPrinter: TablePrinter = {
   rows: (obj, now) => [
     [
       nameOf(obj),
-      optBool(obj, 'spec.attachRequired') ?? true,
-      bool(obj, 'spec.podInfoOnMount'),
-      bool(obj, 'spec.storageCapacity'),
+      boolOrNilAt(obj, 'spec.attachRequired') ?? true,
+      boolAt(obj, 'spec.podInfoOnMount'),
+      boolAt(obj, 'spec.storageCapacity'),
       tokenRequests(obj),
-      bool(obj, 'spec.requiresRepublish'),
-      list(obj, 'spec.volumeLifecycleModes').map(String).join(',') || '<none>',
+      boolAt(obj, 'spec.requiresRepublish'),
+      listAt(obj, 'spec.volumeLifecycleModes').map(String).join(',') || '<none>',
       ageOf(obj, now),
     ],
   ],

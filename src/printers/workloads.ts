@@ -5,7 +5,7 @@
  */
 import type { Obj } from '../machinery/object.js';
 import { AGE_COLUMN, column, containerColumns, wide } from './columns.js';
-import { int } from './fields.js';
+import { numAt } from '../machinery/fields.js';
 import { ageOf, containerCells } from './format.js';
 import type { TableColumnDefinition } from './types.js';
 
@@ -25,7 +25,7 @@ export function replicaCountColumns(docs: Readonly<Record<string, string>>, type
 
 /** The cells of replicaCountColumns. */
 export function replicaCountCells(obj: Obj): number[] {
-  return [int(obj, 'spec.replicas'), int(obj, 'status.replicas'), int(obj, 'status.readyReplicas')];
+  return [numAt(obj, 'spec.replicas'), numAt(obj, 'status.replicas'), numAt(obj, 'status.readyReplicas')];
 }
 
 /** Deployment's and StatefulSet's Ready: ready replicas of desired, as one text. */
@@ -33,7 +33,7 @@ export const READY_OF_DESIRED_COLUMN: TableColumnDefinition = column('Ready', 's
 
 /** The cell of READY_OF_DESIRED_COLUMN ("2/3"). */
 export function readyOfDesired(obj: Obj): string {
-  return `${int(obj, 'status.readyReplicas')}/${int(obj, 'spec.replicas')}`;
+  return `${numAt(obj, 'status.readyReplicas')}/${numAt(obj, 'spec.replicas')}`;
 }
 
 /** Age, then the wide Containers and Images of the pod template and the wide Selector (documented by selectorDoc). */

@@ -13,6 +13,17 @@ async function ensure(registry: Registry, group: string, resource: string, obj: 
   const store = registry.byResource(group, resource);
   if (!store) throw new Error(`${resource} not served`);
   const ctx: RequestContext = { user: SYSTEM_USER, brand: registry.brand, now: new Date() };
+  // Read first, as upstream's bootstrap controller does: a store over its quota refuses every
+  // create, even of a name that exists, and must not keep the server from starting.
+  const name = (obj.metadata as { name: string }).name;
+  const exists = await store.readEntry('', name, { kind: 'latest' }).then(
+    () => true,
+    (e: unknown) => {
+      if (e instanceof StatusError && e.reason === 'NotFound') return false;
+      throw e;
+    },
+  );
+  if (exists) return;
   try {
     await store.create(ctx, '', { apiVersion: store.info.apiVersion, kind: store.info.kind, ...obj }, { dryRun: false });
   } catch (e) {

@@ -1,4 +1,4 @@
-/** What the registry knows of a request: who asks, under which brand, at what time. */
+/** What the registry knows of a request: who asks, under which brand, at what time; and the options of its writes. */
 import type { Brand } from '../machinery/brand.js';
 import type { UserInfo } from '../machinery/user.js';
 import type { Obj } from '../machinery/object.js';
@@ -9,8 +9,8 @@ export interface RequestContext {
   now: Date;
 }
 
-/** Validating admission, run by the registry on the final object before it is written. */
-export type AdmitFn = (obj: Obj, old: Obj | undefined) => Promise<void> | void;
+/** An admission step the registry runs on a write's object (old: the stored object, if any). */
+export type AdmissionHook = (obj: Obj, old: Obj | undefined) => Promise<void> | void;
 
 export interface WriteOptions {
   dryRun: boolean;
@@ -20,15 +20,25 @@ export interface WriteOptions {
    * defaulting, before mutating admission. live is the stored object (absent on create).
    */
   track?: (obj: Obj, live: Obj | undefined) => void;
-  /** Runs after defaulting, before prepareFor* and validation; may change obj (mutating admission). */
-  mutate?: AdmitFn;
-  /** Runs after validation, before the write (validating admission). */
-  admit?: AdmitFn;
+  /** Mutating admission: runs after defaulting, before prepareFor* and validation; may change obj. */
+  mutatingAdmission?: AdmissionHook;
+  /** Validating admission: runs on the final object after validation, before the write. */
+  validatingAdmission?: AdmissionHook;
 }
 
 export interface UpdateOptions extends WriteOptions {
-  /** `status` for the status subresource, `finalize` for namespaces/finalize, '' for the main resource. */
+  /** The subresource written ('' for the main resource); it owns the fields the write may change. */
   subresource: string;
+  /**
+   * Upstream's forceAllowCreate (server-side apply): when the object does not exist, the
+   * transform is run on nothing and its result created (201); a concurrent create makes the
+   * update run again on the winner's object. Only the main resource is created this way.
+   */
+  createIfMissing?: {
+    /** Mutating admission of the create (the update's is `mutatingAdmission`). */
+    mutatingAdmission?: AdmissionHook;
+    validatingAdmission?: AdmissionHook;
+  };
 }
 
 export interface DeleteOptions extends WriteOptions {
@@ -44,4 +54,7 @@ export interface ListOptions {
   continue?: string;
   resourceVersion?: string;
   resourceVersionMatch?: string;
+  /** Watch-list's parameter as sent (a list refuses it; a watch validates it). */
+  sendInitialEvents?: string;
+  allowWatchBookmarks?: boolean;
 }

@@ -18,7 +18,7 @@ import {
   invalidObject,
   notFound,
   successStatus,
-  type StatusError,
+  StatusError,
   type FieldError,
   type Status,
 } from '../machinery/status.js';
@@ -26,15 +26,16 @@ import { standardFinalizers, validateObjectMeta, validateObjectMetaUpdate, type 
 import { generateName } from '../machinery/random-name.js';
 import type { StrategyContext } from '../api/types.js';
 import type { Brand } from '../machinery/brand.js';
-import { objectKey, type ResourceInfo } from './resource-info.js';
+import { objectKey, subresourceOf, type ResourceInfo } from './resource-info.js';
 import { decodeFromStorage, encodeForStorage } from './object-codec.js';
 import { Cacher, type CacherOptions } from '../storage/cacher/cacher.js';
 import type { CacheEntry, ToEntry } from '../storage/cacher/types.js';
 import { entryEncoder } from './cache-entry.js';
-import type { ReadPlan } from './read-options.js';
+import { type ReadPlan, servedByCache } from './read-options.js';
 import { toStatusError } from './storage-errors.js';
 import type { DeleteOptions, RequestContext, UpdateOptions, WriteOptions } from './context.js';
 import { pendingFinalizers, prepareForDeletion } from './finalization.js';
+import { ownValue } from '../machinery/own-property.js';
 
 /** How many names generateName tries before giving up, as upstream's retry on collision. */
 const GENERATE_NAME_ATTEMPTS = 8;
@@ -42,6 +43,10 @@ const GENERATE_NAME_ATTEMPTS = 8;
 /** How long a read waits for a resourceVersion the server has not reached (upstream: 3 s). */
 const TOO_LARGE_RV_WAIT_MS = 3000;
 
+/**
+ * A write's new object from the current one. An update with `createIfMissing` also calls it
+ * with undefined when the object does not exist (upstream's UpdatedObject of nothing).
+ */
 export type UpdateTransform = (current: Obj) => Obj | Promise<Obj>;
 
 export interface UpdateResult {
@@ -59,7 +64,7 @@ export class GenericStore {
   constructor(
     readonly info: ResourceInfo,
     private readonly store: Store,
-    private readonly brand: Brand,
+    readonly brand: Brand,
     cacheOptions: CacherOptions = {},
   ) {
     this.metaRules = { namespaced: info.namespaced, nameRule: info.def.nameRule, standardFinalizers: standardFinalizers(brand) };
@@ -123,8 +128,8 @@ export class GenericStore {
   async readEntry(namespace: string, name: string, plan: ReadPlan): Promise<CacheEntry> {
     const key = this.key(namespace, name);
     if (plan.kind === 'notOlderThan') await this.waitForRevision(plan.revision);
-    const cached = this.cacher?.isLive() ? this.cacher.get(key) : undefined;
-    if (cached || this.cacher?.isLive()) {
+    if (this.cacher !== undefined && servedByCache(plan, this.cacher)) {
+      const cached = this.cacher.get(key);
       if (!cached) throw notFound(this.info.groupResource, name);
       return cached;
     }
@@ -155,9 +160,11 @@ export class GenericStore {
     }
     this.info.def.strategy?.defaults?.(obj, this.strategyContext(ctx));
     opts.track?.(obj, undefined);
-    await opts.mutate?.(obj, undefined);
+    await opts.mutatingAdmission?.(obj, undefined);
     this.prepareServerFields(meta, ctx.now);
-    if (this.info.def.subresources?.status && !this.info.def.behaviour?.keepStatusOnCreate) delete obj.status;
+    // What only subresources write (status) starts empty, unless the type keeps it (Node).
+    if (!this.info.def.behaviour?.keepStatusOnCreate)
+      for (const sub of this.info.subresources) if (sub.keptOnMainWrite) for (const path of sub.owns) copyPath(obj, {}, path);
     if (this.info.def.behaviour?.generation) meta.generation = 1;
     // The name is generated before prepareForCreate, so a strategy can use it (a Job's job-name label).
     const generating = (meta.name === undefined || meta.name === '') && typeof meta.generateName === 'string' && meta.generateName !== '';
@@ -166,7 +173,7 @@ export class GenericStore {
 
     const errs = [...validateObjectMeta(meta, this.metaRules), ...(this.info.def.strategy?.validate?.(obj, this.strategyContext(ctx)) ?? [])];
     if (errs.length > 0) throw this.invalid(meta.name ?? '', errs);
-    await opts.admit?.(obj, undefined);
+    await opts.validatingAdmission?.(obj, undefined);
     if (opts.dryRun) {
       // A dry run answers what the write would: AlreadyExists for a taken name (upstream's DryRunnableStorage).
       const existing = await this.store
@@ -203,42 +210,73 @@ export class GenericStore {
   }
 
   /**
-   * Read-modify-write of one object: transform the current object, validate, and
-   * compare-and-swap; retried when another writer got there first (unless the
-   * transform pinned a resourceVersion, which then gives 409 Conflict).
+   * The one retry-on-conflict loop of every read-modify-write (upstream's GuaranteedUpdate):
+   * read the current key-value, let `attempt` decide and write against its modRevision; a write
+   * that lost the race (Conflict) reads again. 404 when the key is absent.
    */
-  async guaranteedUpdate(ctx: RequestContext, namespace: string, name: string, transform: UpdateTransform, opts: UpdateOptions): Promise<UpdateResult> {
-    const key = this.key(namespace, name);
+  private async retryOnConflict<T>(key: string, name: string, attempt: (kv: KeyValue) => Promise<T>): Promise<T> {
     for (;;) {
       const kv = await this.store.get(key).catch((e) => toStatusError(e, this.info.groupResource, name));
       if (!kv) throw notFound(this.info.groupResource, name);
-      const current = this.decode(kv);
-      const proposed = await transform(structuredClone(current));
-      const next = await this.prepareUpdate(ctx, namespace, name, proposed, current, opts);
-      await opts.admit?.(next, current);
-      if (deepEqual(next, current)) return { obj: current, created: false };
-      const nextMeta = metaOf(next);
-      if (nextMeta.deletionTimestamp !== undefined && pendingFinalizers(this.info, next).length === 0) {
-        // The last finalizer of a deleting object was removed: the update completes the deletion.
-        if (opts.dryRun) return { obj: next, created: false };
-        try {
-          await this.store.delete(key, kv.modRevision);
-          return { obj: next, created: false };
-        } catch (e) {
-          if (e instanceof StoreError && e.code === 'Conflict') continue;
-          toStatusError(e, this.info.groupResource, name);
-        }
-      }
-      if (opts.dryRun) return { obj: next, created: false };
       try {
-        const rev = await this.write(key, next, (k, bytes) => this.store.update(k, bytes, kv.modRevision));
-        nextMeta.resourceVersion = String(rev);
-        return { obj: next, created: false };
+        return await attempt(kv);
       } catch (e) {
         if (e instanceof StoreError && e.code === 'Conflict') continue;
+        if (e instanceof StoreError && e.code === 'KeyNotFound') throw notFound(this.info.groupResource, name);
         toStatusError(e, this.info.groupResource, name);
       }
     }
+  }
+
+  /**
+   * Read-modify-write of one object: transform the current object, validate, and
+   * compare-and-swap; retried when another writer got there first (unless the
+   * transform pinned a resourceVersion, which then gives 409 Conflict). With
+   * `createIfMissing`, a missing object is created from the transform of nothing
+   * (upstream's create-on-update), and a create that lost the race updates the winner's.
+   */
+  async guaranteedUpdate(ctx: RequestContext, namespace: string, name: string, transform: UpdateTransform, opts: UpdateOptions): Promise<UpdateResult> {
+    const create = opts.subresource === '' ? opts.createIfMissing : undefined;
+    for (;;) {
+      try {
+        return await this.updateExisting(ctx, namespace, name, transform, opts);
+      } catch (e) {
+        if (create === undefined || !(e instanceof StatusError && e.code === 404)) throw e;
+      }
+      try {
+        const obj = await (transform as (current: Obj | undefined) => Obj | Promise<Obj>)(undefined);
+        const uid = isPlainObject(obj.metadata) ? obj.metadata.uid : undefined;
+        if (typeof uid === 'string' && uid !== '') {
+          throw conflict(this.info.groupResource, name, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
+        }
+        const created = await this.create(ctx, namespace, obj, { dryRun: opts.dryRun, track: opts.track, ...create });
+        return { obj: created, created: true };
+      } catch (e) {
+        // Another writer created it first: update theirs.
+        if (!(e instanceof StatusError && e.reason === 'AlreadyExists')) throw e;
+      }
+    }
+  }
+
+  private updateExisting(ctx: RequestContext, namespace: string, name: string, transform: UpdateTransform, opts: UpdateOptions): Promise<UpdateResult> {
+    const key = this.key(namespace, name);
+    return this.retryOnConflict(key, name, async (kv) => {
+      const current = this.decode(kv);
+      const proposed = await transform(structuredClone(current));
+      const next = await this.prepareUpdate(ctx, namespace, name, proposed, current, opts);
+      await opts.validatingAdmission?.(next, current);
+      if (deepEqual(next, current)) return { obj: current, created: false };
+      if (opts.dryRun) return { obj: next, created: false };
+      const nextMeta = metaOf(next);
+      if (nextMeta.deletionTimestamp !== undefined && pendingFinalizers(this.info, next).length === 0) {
+        // The last finalizer of a deleting object was removed: the update completes the deletion.
+        await this.store.delete(key, kv.modRevision);
+        return { obj: next, created: false };
+      }
+      const rev = await this.write(key, next, (k, bytes) => this.store.update(k, bytes, kv.modRevision));
+      nextMeta.resourceVersion = String(rev);
+      return { obj: next, created: false };
+    });
   }
 
   /** Applies the update rules to a proposed object: precondition, server fields, status split, validation. */
@@ -264,22 +302,21 @@ export class GenericStore {
     const sctx = this.strategyContext(ctx, subresource);
     this.info.def.strategy?.defaults?.(proposed, sctx);
     opts.track?.(proposed, current);
-    await opts.mutate?.(proposed, current);
+    await opts.mutatingAdmission?.(proposed, current);
     let next: Obj;
-    const owned = SUBRESOURCE_FIELDS[subresource];
-    if (owned !== undefined) {
-      // A subresource write changes only the field it owns (upstream's ResetObjectMetaForStatus
+    const declared = subresource === '' ? undefined : subresourceOf(this.info, subresource);
+    if (subresource !== '' && declared === undefined) throw new Error(`${this.info.plural} has no subresource ${subresource}`);
+    if (declared !== undefined) {
+      // A subresource write changes only the fields it owns (upstream's ResetObjectMetaForStatus
       // plus spec reset for status; spec.finalizers for namespaces/finalize).
       next = structuredClone(current);
-      for (const path of owned) copyPath(next, proposed, path);
+      for (const path of declared.owns) copyPath(next, proposed, path);
       // The ownership records of the write, which the field manager kept on the proposed object.
       copyPath(next, proposed, ['metadata', 'managedFields']);
     } else {
       next = proposed;
-      if (this.info.def.subresources?.status) {
-        if (current.status === undefined) delete next.status;
-        else next.status = current.status;
-      }
+      // A main-resource write keeps what its subresources own (status) as stored.
+      for (const sub of this.info.subresources) if (sub.keptOnMainWrite) for (const path of sub.owns) copyPath(next, current, path);
     }
     const nextMeta = metaOf(next);
     nextMeta.name = name;
@@ -314,53 +351,28 @@ export class GenericStore {
    */
   async delete(ctx: RequestContext, namespace: string, name: string, opts: DeleteOptions): Promise<DeleteResult> {
     const key = this.key(namespace, name);
-    for (;;) {
-      const kv = await this.store.get(key).catch((e) => toStatusError(e, this.info.groupResource, name));
-      if (!kv) throw notFound(this.info.groupResource, name);
+    return this.retryOnConflict<DeleteResult>(key, name, async (kv) => {
       const current = this.decode(kv);
       const meta = metaOf(current);
       checkPreconditions(this.info, name, meta, opts.preconditions);
-      await opts.admit?.(current, current);
+      await opts.validatingAdmission?.(current, current);
       if (meta.deletionTimestamp !== undefined && pendingFinalizers(this.info, current).length > 0) {
         return { removed: false, obj: current };
       }
       const marked = prepareForDeletion(this.info, structuredClone(current), ctx.now);
       if (marked !== undefined) {
         if (opts.dryRun) return { removed: false, obj: marked };
-        try {
-          const rev = await this.write(key, marked, (k, bytes) => this.store.update(k, bytes, kv.modRevision));
-          metaOf(marked).resourceVersion = String(rev);
-          return { removed: false, obj: marked };
-        } catch (e) {
-          if (e instanceof StoreError && e.code === 'Conflict') continue;
-          toStatusError(e, this.info.groupResource, name);
-        }
+        const rev = await this.write(key, marked, (k, bytes) => this.store.update(k, bytes, kv.modRevision));
+        metaOf(marked).resourceVersion = String(rev);
+        return { removed: false, obj: marked };
       }
       const status = successStatus({ name, ...(this.info.group === '' ? {} : { group: this.info.group }), kind: this.info.plural, uid: meta.uid });
       if (opts.dryRun) return { removed: true, status, obj: current };
-      try {
-        await this.store.delete(key, kv.modRevision);
-        return { removed: true, status, obj: current };
-      } catch (e) {
-        if (e instanceof StoreError && e.code === 'Conflict') continue;
-        if (e instanceof StoreError && e.code === 'KeyNotFound') throw notFound(this.info.groupResource, name);
-        toStatusError(e, this.info.groupResource, name);
-      }
-    }
+      await this.store.delete(key, kv.modRevision);
+      return { removed: true, status, obj: current };
+    });
   }
 }
-
-/** The field each writable subresource owns. */
-const SUBRESOURCE_FIELDS: Readonly<Record<string, readonly (readonly string[])[]>> = {
-  status: [['status']],
-  finalize: [['spec', 'finalizers']],
-  // A pod binding assigns the node and records it (upstream's BindingREST).
-  binding: [
-    ['spec', 'nodeName'],
-    ['metadata', 'annotations'],
-    ['status', 'conditions'],
-  ],
-};
 
 /** Sets target's value at path to source's, deleting it when absent or an empty list (Go's omitempty). */
 function copyPath(target: Record<string, unknown>, source: Record<string, unknown>, path: readonly string[]): void {
@@ -385,7 +397,7 @@ function copyOrDelete(target: ObjectMeta, source: ObjectMeta, field: keyof Objec
 function specChanged(next: Obj, current: Obj): boolean {
   for (const k of new Set([...Object.keys(next), ...Object.keys(current)])) {
     if (k === 'metadata' || k === 'status' || k === 'apiVersion' || k === 'kind') continue;
-    if (!deepEqual(next[k], current[k])) return true;
+    if (!deepEqual(ownValue(next, k), ownValue(current, k))) return true;
   }
   return false;
 }

@@ -6,7 +6,7 @@ import type { RangeResult } from '../storage/interface.js';
 import { StoreError } from '../storage/interface.js';
 import type { ListMeta } from '../machinery/object.js';
 import type { CacheEntry } from '../storage/cacher/types.js';
-import type { ReadPlan } from './read-options.js';
+import { type ReadPlan, servedByCache } from './read-options.js';
 import { badRequest, gone } from '../machinery/status.js';
 import { listPrefix } from './resource-info.js';
 import type { ListOptions } from './context.js';
@@ -85,26 +85,10 @@ export async function listEntries(
     const entries = selection.everything ? all : all.filter((e) => selection.matchesEntry(e));
     return { apiVersion: info.apiVersion, kind: info.listKind, metadata: { resourceVersion: String(revision) }, entries };
   };
-  switch (plan.kind) {
-    case 'any':
-      if (cache) return fromCache();
-      break;
-    case 'latest':
-      if (cache?.isLive()) return fromCache();
-      break;
-    case 'notOlderThan':
-      await gs.waitForRevision(plan.revision);
-      if (cache) return fromCache();
-      break;
-    case 'exact':
-      await gs.waitForRevision(plan.revision);
-      return listFromStore(gs, prefix, opts, selection, metaVersion, plan.revision);
-    case 'latestPaginated':
-      if (plan.atLeast > 0) await gs.waitForRevision(plan.atLeast);
-      break;
-    case 'continue':
-      break;
-  }
+  if (plan.kind === 'notOlderThan' || plan.kind === 'exact') await gs.waitForRevision(plan.revision);
+  if (plan.kind === 'latestPaginated' && plan.atLeast > 0) await gs.waitForRevision(plan.atLeast);
+  if (servedByCache(plan, cache)) return fromCache();
+  if (plan.kind === 'exact') return listFromStore(gs, prefix, opts, selection, metaVersion, plan.revision);
   return listFromStore(gs, prefix, opts, selection, metaVersion, 0);
 }
 

@@ -23,6 +23,25 @@ export type ReadPlan =
   /** A paginated store read of the most recent state, at least this revision (0: any). */
   | { kind: 'latestPaginated'; atLeast: number };
 
+/**
+ * The one cache-or-store decision of every read: whether the watch cache serves a read under
+ * this plan. Any version, or one not older than a revision the cache was waited on for, comes
+ * from the cache; the most recent state only while the cache follows the store live; exact
+ * revisions and paginated reads from the store.
+ */
+export function servedByCache(plan: ReadPlan, cache: { isLive(): boolean } | undefined): boolean {
+  if (cache === undefined) return false;
+  switch (plan.kind) {
+    case 'any':
+    case 'notOlderThan':
+      return true;
+    case 'latest':
+      return cache.isLive();
+    default:
+      return false;
+  }
+}
+
 /** Parses a resourceVersion parameter: '' (unset), 0, or a positive revision; 400 otherwise. */
 export function parseResourceVersion(rv: string | undefined): number | undefined {
   if (rv === undefined || rv === '') return undefined;

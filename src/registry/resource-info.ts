@@ -5,6 +5,7 @@
 import { ALL_VERBS, type Conversion, type ResourceDefinition, type Verb } from '../api/types.js';
 import type { Brand } from '../machinery/brand.js';
 import type { GroupResource } from '../machinery/status.js';
+import { SUBRESOURCES, type SubresourceDeclaration } from './subresources.js';
 
 export interface ResourceInfo {
   def: ResourceDefinition;
@@ -24,6 +25,8 @@ export interface ResourceInfo {
   conversion?: Conversion;
   /** Field-selector fields this type supports, including metadata.name / metadata.namespace. */
   fieldSelectorFields: ReadonlySet<string>;
+  /** The subresources the definition declares, in its order. */
+  subresources: readonly SubresourceDeclaration[];
 }
 
 /** `/registry/<plural>/` as upstream keys built-in types (plurals are unique across groups). */
@@ -51,7 +54,24 @@ export function resolveResource(def: ResourceDefinition, brand: Brand): Resource
     keyPrefix,
     conversion: def.storage?.conversion,
     fieldSelectorFields: fields,
+    subresources: declaredSubresources(def),
   };
+}
+
+/** The declarations of the subresources a definition turns on; an unknown one is a bug in the catalogue. */
+function declaredSubresources(def: ResourceDefinition): SubresourceDeclaration[] {
+  const out: SubresourceDeclaration[] = [];
+  for (const [name, on] of Object.entries(def.subresources ?? {})) {
+    const declared = SUBRESOURCES.get(name);
+    if (declared === undefined) throw new Error(`${def.kind} declares an unknown subresource ${name}`);
+    if (on) out.push(declared);
+  }
+  return out;
+}
+
+/** The declaration of one subresource of a resource, if it declares it. */
+export function subresourceOf(info: ResourceInfo, name: string): SubresourceDeclaration | undefined {
+  return info.subresources.find((s) => s.name === name);
 }
 
 /** The storage key of one object. */

@@ -9,6 +9,7 @@ import { isPlainObject, metaOf, type Obj } from '../machinery/object.js';
 import { badRequest, invalidObject, required, type FieldError } from '../machinery/status.js';
 import type { RequestContext } from './context.js';
 import type { ResourceInfo } from './resource-info.js';
+import { str } from '../machinery/fields.js';
 
 export interface ReviewDeps {
   authorizer: Authorizer;
@@ -17,10 +18,6 @@ export interface ReviewDeps {
 }
 
 type Spec = Record<string, unknown>;
-
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
-}
 
 function attributesOf(spec: Spec, user: UserInfo): Attributes {
   const ra = isPlainObject(spec.resourceAttributes) ? spec.resourceAttributes : undefined;

@@ -1,5 +1,6 @@
 /** The one place storage failures become Status errors. */
 import { StoreError } from '../storage/interface.js';
+import { NO_SPACE_MESSAGE, REQUEST_TOO_LARGE_MESSAGE } from '../storage/limits.js';
 import { alreadyExists, conflict, gone, notFound, OPTIMISTIC_LOCK_MESSAGE, serviceUnavailable, StatusError, type GroupResource } from '../machinery/status.js';
 
 /** Maps a store failure on object `name` of `gr` to the Status a client sees; rethrows anything else. */
@@ -19,6 +20,12 @@ export function toStatusError(err: unknown, gr: GroupResource, name: string): ne
       throw serviceUnavailable('the storage is shutting down');
     case 'FutureRevision':
       throw new StatusError(504, 'Timeout', err.message);
+    // Upstream's apiserver does not interpret these two etcd errors: they reach the client as a
+    // 500 without a reason whose message is etcd's text (kubernetes/kubernetes#112152).
+    case 'NoSpace':
+      throw new StatusError(500, '', NO_SPACE_MESSAGE);
+    case 'RequestTooLarge':
+      throw new StatusError(500, '', REQUEST_TOO_LARGE_MESSAGE);
   }
   throw err;
 }

@@ -5,14 +5,14 @@
  * its previous content, one that starts matching as ADDED).
  */
 import type { CacheEntry, CacheEvent } from '../storage/cacher/types.js';
-import { watchLine } from '../storage/cacher/types.js';
+import { watchEventLine, type WatchEventType } from '../codec/watch-event.js';
 import { gone, type Status } from '../machinery/status.js';
 import { listPrefix } from './resource-info.js';
 import type { Selection } from './selection.js';
 import type { GenericStore } from './generic-store.js';
 import type { WatchPlan } from './read-options.js';
 
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+export type { WatchEventType };
 
 export interface WatchStart {
   /** Entries to send as ADDED first (empty when the plan starts at an exact revision). */
@@ -102,4 +102,14 @@ function lineFor(event: CacheEvent, selection: Selection): Buffer | undefined {
   if (now) return watchLine(event, 'ADDED', event.entry);
   if (before && event.deleted) return watchLine(event, 'DELETED', event.deleted);
   return undefined;
+}
+
+/** The watch line of an event as `type`, encoded once per type and shared by every watcher. */
+export function watchLine(event: CacheEvent, type: 'ADDED' | 'MODIFIED' | 'DELETED', entry: CacheEntry): Buffer {
+  event.lines ??= {};
+  const hit = event.lines[type];
+  if (hit) return hit;
+  const line = watchEventLine(type, entry.json);
+  event.lines[type] = line;
+  return line;
 }

@@ -11,11 +11,13 @@ import { startEventExpiry } from '../registry/event-expiry.js';
 import { admissionChain } from '../admission/admission.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { priorityAdmission } from '../admission/priority.js';
-import { serviceAllocation } from '../admission/service-allocation.js';
 import { privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/authorizer.js';
+import type { InFlightLimits } from './filters/max-in-flight.js';
 import { buildDiscovery } from './discovery.js';
 import { hookCheck, type HealthCheck } from './health.js';
 import { createRouter } from './router.js';
+import { issuerDocuments } from './service-account-issuer.js';
+import { authenticationFor, type AuthenticationSettings } from './authentication-config.js';
 import { listen } from './listener.js';
 import { versionInfo } from './version.js';
 
@@ -39,6 +41,15 @@ export interface ApiServerOptions {
   serviceNodePortRange?: string;
   /** Feature gates (`--feature-gates`); ServerSideApply defaults to on. */
   featureGates?: Readonly<Record<string, boolean>>;
+  /** Authentication beyond client certificates (token file, anonymous). */
+  /** Authentication beyond client certificates (tokens, proxy, anonymous). */
+  authentication?: AuthenticationSettings;
+  /** --request-timeout in ms (upstream 1m; 0: none). */
+  requestTimeoutMs?: number;
+  /** --min-request-timeout in seconds: watches without timeoutSeconds last 1-2x this (upstream 1800). */
+  minRequestTimeoutSeconds?: number;
+  /** --max-requests-inflight / --max-mutating-requests-inflight (upstream 400 / 200; 0: no limit). */
+  inFlight?: InFlightLimits;
   now?: () => number;
 }
 
@@ -57,12 +68,18 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const now = opts.now ?? Date.now;
   const startedAt = now();
   const { brand, store } = opts;
-  const registry = new Registry(ALL_RESOURCES, brand, store, { historyMs: opts.watchHistoryMs });
-  await registry.startCaches();
   const authorizer = unionAuthorizer([privilegedGroupAuthorizer]);
+  const reviews = { authorizer, authenticateToken: () => undefined };
+  const registry = new Registry(
+    ALL_RESOURCES,
+    brand,
+    store,
+    { historyMs: opts.watchHistoryMs },
+    { services: { clusterIPRange: opts.serviceClusterIPRange, nodePortRange: opts.serviceNodePortRange }, reviews },
+  );
+  await registry.startCaches();
   const priority = priorityAdmission(registry);
-  const allocation = serviceAllocation(registry, opts.serviceClusterIPRange, opts.serviceNodePortRange);
-  const admission = admissionChain([namespaceLifecycle(registry), priority, allocation], [priority, allocation]);
+  const admission = admissionChain([namespaceLifecycle(registry), priority], [priority]);
 
   const hooks = {
     bootstrap: hookCheck('poststarthook/bootstrap-controller'),
@@ -100,16 +117,29 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   };
 
   const listener = await listen(
-    { certPem: opts.certPem, keyPem: opts.keyPem, clientCaPem: opts.clientCaPem, bindAddress: opts.bindAddress, port: opts.port },
+    {
+      certPem: opts.certPem,
+      keyPem: opts.keyPem,
+      // TLS asks for certificates from every CA an authenticator trusts; each authenticator verifies its own.
+      clientCaPem: [opts.clientCaPem, opts.authentication?.requestHeader?.clientCaPem].filter((p) => p !== undefined).join('\n'),
+      bindAddress: opts.bindAddress,
+      port: opts.port,
+    },
     (req, res) => router(req, res),
   );
   const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
+  const authentication = authenticationFor(opts.authentication ?? {}, opts.clientCaPem, opts.keyPem, registry, brand);
   const router = createRouter({
     registry,
     brand,
     admission,
+    authenticator: authentication.authenticator,
+    issuerDocuments: issuerDocuments(authentication.issuing.issuer, authentication.issuing.verifyKeys, `${host}:${listener.port}`),
     authorizer,
-    reviews: { authorizer, authenticateToken: () => undefined },
+    requestTimeoutMs: opts.requestTimeoutMs,
+    minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
+    inFlight: opts.inFlight,
+    reviews,
     discovery: buildDiscovery(registry, brand, `${host}:${listener.port}`),
     version: versionInfo(),
     health,

@@ -1,7 +1,7 @@
 /**
  * Discovery documents: /api, /apis, /apis/<group>, /api/v1 and /apis/<group>/<version>, plus
  * aggregated discovery (apidiscovery v2 and v2beta1). All documents are built once at start-up
- * and served as pre-serialized bytes.
+ * (and again after a registration change) and served as pre-serialized bytes.
  */
 import type { Registry } from '../registry/registry.js';
 import type { ResourceInfo } from '../registry/resource-info.js';
@@ -14,13 +14,11 @@ function verbsOf(info: ResourceInfo): string[] {
   return VERB_ORDER.filter((v) => info.verbs.has(v));
 }
 
+/** The declared subresources, alphabetical as upstream lists them; each answers with its own kind (a binding, a Binding). */
 function subresourcesOf(info: ResourceInfo): { name: string; verbs: string[]; kind?: string }[] {
-  const out: { name: string; verbs: string[]; kind?: string }[] = [];
-  // Alphabetical, as upstream lists them; a binding answers with a Binding, not the parent kind.
-  if (info.def.subresources?.binding) out.push({ name: 'binding', verbs: ['create'], kind: 'Binding' });
-  if (info.def.subresources?.finalize) out.push({ name: 'finalize', verbs: ['update'] });
-  if (info.def.subresources?.status) out.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
-  return out;
+  return [...info.subresources]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((s) => ({ name: s.name, verbs: VERB_ORDER.filter((v) => s.verbs.includes(v)), kind: s.kind }));
 }
 
 function apiResource(info: ResourceInfo): Record<string, unknown> {
@@ -49,8 +47,40 @@ export interface DiscoveryDocuments {
   aggregated: Map<string, { legacy: string; apis: string }>;
 }
 
-/** Builds every discovery document for a registry. */
+/**
+ * Every discovery document of a registry, rebuilt on the first read after its registrations
+ * change (a resource added or removed while serving).
+ */
 export function buildDiscovery(registry: Registry, brand: Brand, serverAddress: string): DiscoveryDocuments {
+  let generation = registry.generation;
+  let built = buildDocuments(registry, brand, serverAddress);
+  const current = (): DiscoveryDocuments => {
+    if (generation !== registry.generation) {
+      built = buildDocuments(registry, brand, serverAddress);
+      generation = registry.generation;
+    }
+    return built;
+  };
+  return {
+    get legacyVersions() {
+      return current().legacyVersions;
+    },
+    get groupList() {
+      return current().groupList;
+    },
+    get groups() {
+      return current().groups;
+    },
+    get resourceLists() {
+      return current().resourceLists;
+    },
+    get aggregated() {
+      return current().aggregated;
+    },
+  };
+}
+
+function buildDocuments(registry: Registry, brand: Brand, serverAddress: string): DiscoveryDocuments {
   const legacyVersions = JSON.stringify({
     kind: 'APIVersions',
     versions: ['v1'],

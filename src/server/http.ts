@@ -1,7 +1,7 @@
 /** Small response helpers shared by every handler: JSON/YAML bodies, Status errors, text. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import { constants as http2constants, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import type { AsTarget, Encoding } from '../codec/negotiation.js';
 import { encodeBody, type EncodedBody } from '../codec/serialize.js';
 import { goQuote } from '../machinery/validation.js';
@@ -110,19 +110,88 @@ export function writeError(res: Response, err: unknown, out: Output = JSON_OUTPU
   res.end(body.bytes);
 }
 
+/** Upstream's warning recorder limits: past 4096 runes in all, each text is cut to 256 runes. */
+const WARNINGS_TOTAL_RUNES = 4 * 1024;
+const WARNING_ITEM_RUNES = 256;
+
+interface WarningState {
+  /** Each text once, in the order added (replayed cut short once truncating starts). */
+  texts: string[];
+  seen: Set<string>;
+  written: number;
+  truncating: boolean;
+}
+
+const warningStates = new WeakMap<Response, WarningState>();
+
+const runeCount = (text: string): number => {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+};
+const firstRunes = (text: string, n: number): string => Array.from(text).slice(0, n).join('');
+const warningValue = (text: string): string => headerBytes(`299 - ${goQuote(text)}`);
+
 /**
  * Adds a `Warning: 299 - "<text>"` header (upstream's warning recorder: agent "-", each text
- * once), sent with whatever response the handler writes next.
+ * once), sent with whatever response the handler writes next. As upstream, the headers stay
+ * bounded whatever a request provokes (many unknown fields, a huge field name): once the texts
+ * pass 4096 runes, every text is cut to 256 runes, and texts past the limit again are dropped.
  */
 export function addWarning(res: Response, text: string): void {
-  const value = `299 - ${goQuote(text)}`;
+  if (text === '') return;
+  let state = warningStates.get(res);
+  if (state === undefined) warningStates.set(res, (state = { texts: [], seen: new Set(), written: 0, truncating: false }));
+  if (state.truncating && state.written >= WARNINGS_TOTAL_RUNES) return;
+  if (state.seen.has(text)) return;
+  state.seen.add(text);
+  state.texts.push(text);
+  let runes = runeCount(text);
+  let shown = text;
+  if (state.truncating && runes > WARNING_ITEM_RUNES) {
+    shown = firstRunes(text, WARNING_ITEM_RUNES);
+    runes = WARNING_ITEM_RUNES;
+  }
+  if (state.written + runes <= WARNINGS_TOTAL_RUNES || state.truncating) {
+    state.written += runes;
+    appendWarning(res, warningValue(shown));
+    return;
+  }
+  // Over the limit for the first time: start again with every text so far cut short.
+  state.truncating = true;
+  state.written = 0;
+  res.removeHeader('warning');
+  for (const t of state.texts) {
+    const cut = runeCount(t) > WARNING_ITEM_RUNES ? firstRunes(t, WARNING_ITEM_RUNES) : t;
+    state.written += runeCount(cut);
+    appendWarning(res, warningValue(cut));
+  }
+}
+
+function appendWarning(res: Response, value: string): void {
   const current = res.getHeader('warning');
   const values = Array.isArray(current) ? current : current === undefined ? [] : [String(current)];
-  if (!values.includes(value)) res.setHeader('warning', [...values, value]);
+  res.setHeader('warning', [...values, value]);
+}
+
+/**
+ * A header value whose text goes on the wire as UTF-8, as Go writes header bytes: Node (HTTP/1.1
+ * and HTTP/2) refuses characters past U+00FF and writes the rest as Latin-1 bytes, so each UTF-8
+ * byte is handed over as the Latin-1 character of that byte.
+ */
+export function headerBytes(text: string): string {
+  // ASCII is the same either way; only text with other characters needs the round trip.
+  return /^[\t -~]*$/.test(text) ? text : Buffer.from(text, 'utf8').toString('latin1');
 }
 
 /** Writes plain text (health endpoints). */
 export function writeText(res: Response, code: number, text: string): void {
   res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'content-length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+/** Cuts a response whose headers are out (upstream panics with ErrAbortHandler): the client sees a reset, not a truncated success. */
+export function abortResponse(res: Response): void {
+  if ('stream' in res && res.stream) res.stream.close(http2constants.NGHTTP2_INTERNAL_ERROR);
+  else (res as ServerResponse).destroy();
 }

@@ -1,8 +1,9 @@
 /**
- * Resource requests: which paths and verbs each resource serves (upstream's installer routes),
- * response negotiation, and dispatch to one handler per verb.
+ * Resource requests: which paths and verbs each resource serves (upstream's installer routes:
+ * the verbs of a resource or subresource are the capabilities its scope implements), response
+ * negotiation, and dispatch to one handler per verb.
  */
-import type { RouterConfig } from './router.js';
+import { DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS, type RouterConfig } from './router-config.js';
 import type { Request, Response } from './http.js';
 import type { RequestInfo } from './request-info.js';
 import { type AsKind, negotiate } from '../codec/negotiation.js';
@@ -17,6 +18,17 @@ import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handleList } from './handlers/list.js';
 import { handleWatch } from './handlers/watch.js';
 import type { Verb } from '../api/types.js';
+import type { Registry } from '../registry/registry.js';
+import { ScopeTable } from './scope.js';
+
+/** The scope table of each registry, built on its first request and following its registrations. */
+const tables = new WeakMap<Registry, ScopeTable>();
+
+function scopeTable(registry: Registry): ScopeTable {
+  let table = tables.get(registry);
+  if (table === undefined) tables.set(registry, (table = new ScopeTable(registry)));
+  return table;
+}
 
 const HANDLERS: Record<string, (r: ResourceRequest) => Promise<void>> = {
   get: handleGet,
@@ -27,13 +39,6 @@ const HANDLERS: Record<string, (r: ResourceRequest) => Promise<void>> = {
   patch: handlePatch,
   delete: handleDelete,
   deletecollection: handleDeleteCollection,
-};
-
-/** Subresources each verb may address; `status` needs the type to declare it. */
-const SUBRESOURCE_VERBS: Record<string, ReadonlySet<string>> = {
-  status: new Set(['get', 'update', 'patch']),
-  finalize: new Set(['update']),
-  binding: new Set(['create']),
 };
 
 /** The verbs each shape of path serves (upstream's installer registers exactly these routes). */
@@ -58,17 +63,17 @@ export async function serveResource(
   query: URLSearchParams,
   user: ResourceRequest['ctx']['user'],
 ): Promise<void> {
-  let store = cfg.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
-  if (!store || info.parts.length > 3) throw pathNotFound();
-  const def = store.info;
+  const scopes = scopeTable(cfg.registry).lookup(info.apiGroup, info.apiVersion, info.resource);
+  if (!scopes || info.parts.length > 3) throw pathNotFound();
+  const def = scopes.resource.info;
   const sub = info.subresource;
+  let scope = scopes.resource;
   if (sub !== '') {
-    const allowed = SUBRESOURCE_VERBS[sub];
-    const declared = (sub === 'status' || sub === 'finalize' || sub === 'binding') && def.def.subresources?.[sub] === true;
-    if (!allowed || !declared) throw pathNotFound();
-    if (!allowed.has(info.verb)) throw methodNotAllowed();
-    // pods/<name>/binding takes a Binding: the bindings resource decodes and serves it.
-    if (sub === 'binding') store = cfg.registry.byResource('', 'bindings') ?? store;
+    // A subresource serves exactly the verbs of the capabilities it implements, on the object's path.
+    const declared = scopes.subresources.get(sub);
+    if (!declared) throw pathNotFound();
+    if (!declared.verbs.has(info.verb as Verb)) throw methodNotAllowed();
+    scope = declared;
   } else {
     // As upstream's routes: a collection serves list/watch, create and deletecollection (only
     // list/watch across namespaces); an object serves get, update, patch and delete. Another
@@ -77,7 +82,7 @@ export async function serveResource(
     const acrossNamespaces = def.namespaced && info.namespace === '';
     if (acrossNamespaces && !collection) throw pathNotFound();
     const shape = collection ? (acrossNamespaces ? ACROSS_NAMESPACES_VERBS : COLLECTION_VERBS) : OBJECT_VERBS;
-    if (!shape.has(info.verb) || !def.verbs.has(info.verb as Verb)) throw methodNotAllowed();
+    if (!shape.has(info.verb) || !scope.verbs.has(info.verb as Verb)) throw methodNotAllowed();
   }
   const handler = HANDLERS[info.verb];
   if (!handler) throw methodNotAllowed();
@@ -88,10 +93,8 @@ export async function serveResource(
     res,
     info,
     query,
-    store,
-    registry: cfg.registry,
+    scope,
     admission: cfg.admission,
-    reviews: cfg.reviews,
     ctx: { user, brand: cfg.brand, now: new Date() },
     namespace: def.namespaced ? info.namespace : '',
     name: info.name,
@@ -99,5 +102,6 @@ export async function serveResource(
     output: { encodings, pretty, protobufMediaType, as },
     shuttingDown: cfg.shuttingDown,
     serverSideApply: cfg.serverSideApply !== false,
+    minRequestTimeoutSeconds: cfg.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS,
   });
 }

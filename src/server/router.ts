@@ -1,38 +1,28 @@
 /**
- * The request chain, declared once in request order: request info -> panic recovery ->
- * authentication -> authorization -> handler (non-resource paths, or one handler per verb).
+ * The request chain, declared once in request order (upstream's DefaultBuildHandlerChain):
+ * request info -> panic recovery -> request timeout -> authentication -> impersonation ->
+ * in-flight limit ->
+ * authorization -> handler (non-resource paths here, resource paths in resource-routes.ts).
+ * Each filter is one file under filters/.
  */
-import type { TLSSocket } from 'node:tls';
-import type { Registry } from '../registry/registry.js';
 import type { Brand } from '../machinery/brand.js';
-import type { Admission } from '../admission/admission.js';
-import type { Authorizer } from '../auth/authz/authorizer.js';
-import { forbiddenMessage } from '../auth/authz/authorizer.js';
-import { authenticateClientCertificate } from '../auth/authn/x509.js';
-import { requestInfo } from './request-info.js';
-import { writeError, writeObject, type Output, type Request, type Response } from './http.js';
+import type { UserInfo } from '../machinery/user.js';
+import { writeError, writeObject, type Request, type Response } from './http.js';
 import { negotiate } from '../codec/negotiation.js';
-import { methodNotAllowed, pathNotFound, StatusError, unauthorized } from '../machinery/status.js';
+import { methodNotAllowed, pathNotFound } from '../machinery/status.js';
 import { parseAccept, type MediaRange } from '../codec/accept.js';
 import { serveResource } from './resource-routes.js';
-import { serveHealth, type HealthCheck } from './health.js';
-import type { DiscoveryDocuments } from './discovery.js';
-import type { ReviewDeps } from '../registry/reviews.js';
-
-export interface RouterConfig {
-  registry: Registry;
-  brand: Brand;
-  admission: Admission;
-  authorizer: Authorizer;
-  reviews: ReviewDeps;
-  discovery: DiscoveryDocuments;
-  version: Record<string, string>;
-  health: { livez: HealthCheck[]; readyz: HealthCheck[]; healthz: HealthCheck[] };
-  /** Resolves when the server begins shutting down (long requests end then). */
-  shuttingDown: Promise<void>;
-  /** The ServerSideApply feature gate (default on). */
-  serverSideApply?: boolean;
-}
+import { serveHealth } from './health.js';
+import { serveIssuerDocument } from './service-account-issuer.js';
+import { buildChain, type Filter, type RequestState } from './filters/chain.js';
+import { withRequestInfo } from './filters/request-info.js';
+import { withPanicRecovery } from './filters/panic-recovery.js';
+import { withRequestTimeout } from './filters/timeout.js';
+import { withAuthentication } from './filters/authentication.js';
+import { withImpersonation } from './filters/impersonation.js';
+import { withMaxInFlight } from './filters/max-in-flight.js';
+import { DEFAULT_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS, type RouterConfig } from './router-config.js';
+import { withAuthorization } from './filters/authorization.js';
 
 /** The OpenAPI documents and the handler serving them. */
 interface OpenAPI {
@@ -40,7 +30,7 @@ interface OpenAPI {
   serve: typeof import('./openapi/handler.js').serveOpenAPI;
 }
 
-/** Builds the request handler. */
+/** Builds the request handler: the filters in request order around the final handler. */
 export function createRouter(cfg: RouterConfig): (req: Request, res: Response) => void {
   // The OpenAPI documents and their modules are built on the first request for them, not at start-up.
   let documents: Promise<OpenAPI> | undefined;
@@ -51,56 +41,24 @@ export function createRouter(cfg: RouterConfig): (req: Request, res: Response) =
     }));
     return documents;
   };
+  // Upstream's DefaultBuildHandlerChain, outermost first. A filter not built yet is simply absent.
+  const filters: Filter[] = [
+    withRequestInfo,
+    withPanicRecovery(cfg.brand),
+    withRequestTimeout(cfg.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+    withAuthentication(cfg.authenticator),
+    withImpersonation(cfg.authorizer, cfg.brand),
+    withMaxInFlight(cfg.inFlight ?? DEFAULT_IN_FLIGHT),
+    withAuthorization(cfg.authorizer),
+  ];
+  const chain = buildChain(filters, (state) => {
+    if (state.info.isResourceRequest) return serveResource(cfg, state.req, state.res, state.info, state.query, state.user as UserInfo);
+    return handleNonResource(cfg, openapi, state.req, state.res, state.path, state.query);
+  });
   return (req, res) => {
-    handle(cfg, openapi, req, res).catch((err) => writeError(res, err, errorOutput(req, cfg.brand)));
+    // The request-info filter fills in the rest of the state before anything reads it.
+    chain({ req, res } as RequestState).catch((err) => writeError(res, err));
   };
-}
-
-/** Errors go out in the representation the client asked for, or JSON when it cannot be had. */
-function errorOutput(req: Request, brand: Brand): Output | undefined {
-  try {
-    const { encodings, protobufMediaType } = negotiate(parseAccept(req.headers.accept as string | undefined), brand);
-    return { encodings, pretty: false, protobufMediaType };
-  } catch {
-    return undefined;
-  }
-}
-
-async function handle(cfg: RouterConfig, openapi: () => Promise<OpenAPI>, req: Request, res: Response): Promise<void> {
-  const rawUrl = req.url ?? '/';
-  const q = rawUrl.indexOf('?');
-  const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
-  const query = new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1));
-  const method = req.method ?? 'GET';
-  const info = requestInfo(method, path, query);
-
-  const user = authenticateClientCertificate(req.socket as TLSSocket);
-  if (!user) throw unauthorized();
-  const attrs = {
-    user,
-    verb: info.verb,
-    isResourceRequest: info.isResourceRequest,
-    path,
-    namespace: info.namespace,
-    apiGroup: info.apiGroup,
-    apiVersion: info.apiVersion,
-    resource: info.resource,
-    subresource: info.subresource,
-    name: info.name,
-  };
-  if (cfg.authorizer.authorize(attrs) !== 'allow') {
-    const gr = { group: info.apiGroup, resource: info.resource };
-    throw new StatusError(
-      403,
-      'Forbidden',
-      info.isResourceRequest
-        ? `${gr.group ? `${gr.resource}.${gr.group}` : gr.resource}${info.name ? ` "${info.name}"` : ''} is forbidden: ${forbiddenMessage(attrs)}`
-        : `forbidden: ${forbiddenMessage(attrs)}`,
-      { name: info.name, group: info.apiGroup || undefined, kind: info.resource || undefined },
-    );
-  }
-  if (info.isResourceRequest) return serveResource(cfg, req, res, info, query, user);
-  return handleNonResource(cfg, openapi, req, res, path, query);
 }
 
 async function handleNonResource(
@@ -119,6 +77,7 @@ async function handleNonResource(
     return serveHealth(first, cfg.health[first], segments.slice(1).join('/'), query, res);
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') throw pathNotFound();
+  if (cfg.issuerDocuments && serveIssuerDocument(cfg.issuerDocuments, path, res)) return;
   const ranges = parseAccept(req.headers.accept as string | undefined);
   const pretty = query.get('pretty') === 'true';
   if (path === '/version' || path === '/version/') return writeObject(res, 200, cfg.version, { encodings: ['json'], pretty, protobufMediaType: '' });

@@ -6,17 +6,19 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { type Store, StoreError, type StoreErrorCode, type StoreEvent } from './interface.js';
+import type { StoreLimits } from './limits.js';
 
-export type MakeStore = () => Promise<{ store: Store; cleanup(): Promise<void> }>;
+/** A fresh, empty store (enforcing limits when given) and how to dispose of it. */
+export type MakeStore = (limits?: StoreLimits) => Promise<{ store: Store; cleanup(): Promise<void> }>;
 
 /** Registers a test that gets a fresh store, cleaned up whether the test passes or not. */
 export type StoreTest = (title: string, body: (store: Store) => Promise<void>) => void;
 
-/** Builds the StoreTest for one backend. */
-export function storeTest(makeStore: MakeStore): StoreTest {
+/** Builds the StoreTest for one backend (its stores enforcing limits when given). */
+export function storeTest(makeStore: MakeStore, limits?: StoreLimits): StoreTest {
   return (title, body) =>
     it(title, async () => {
-      const { store, cleanup } = await makeStore();
+      const { store, cleanup } = await makeStore(limits);
       try {
         await body(store);
       } finally {

@@ -1,14 +1,15 @@
 /**
  * The behaviour every Store must show, as a node:test suite a backend's test file registers:
- * `storeContract('sqlite', async () => ({ store, cleanup }))`. This file covers writes,
- * revisions, concurrency and close; contract-reads.ts, contract-watch.ts and
- * contract-compaction.ts cover the rest.
+ * `storeContract('sqlite', async (limits) => ({ store, cleanup }))`. This file covers writes,
+ * revisions, concurrency and close; contract-reads.ts, contract-watch.ts,
+ * contract-compaction.ts and contract-limits.ts cover the rest.
  */
 
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { compactionContract } from './contract-compaction.js';
 import { bytes, type MakeStore, type StoreTest, record, rejectsWith, storeTest, text } from './contract-helpers.js';
+import { limitsContract } from './contract-limits.js';
 import { readsContract } from './contract-reads.js';
 import { watchContract } from './contract-watch.js';
 
@@ -21,6 +22,7 @@ export function storeContract(name: string, makeStore: MakeStore): void {
     describe('watch', () => watchContract(test));
     describe('compaction', () => compactionContract(test));
     describe('concurrency and close', () => concurrencyContract(test));
+    describe('limits', () => limitsContract(makeStore));
   });
 }
 

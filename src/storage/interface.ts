@@ -44,8 +44,11 @@ export interface RangeResult {
   count: number;
 }
 
-/** Why a store operation failed; registry maps these to Status errors in one place. */
-export type StoreErrorCode = 'KeyExists' | 'KeyNotFound' | 'Conflict' | 'Compacted' | 'FutureRevision' | 'Closed';
+/**
+ * Why a store operation failed; registry maps these to Status errors in one place.
+ * NoSpace and RequestTooLarge are etcd's quota and request-size refusals (see limits.ts).
+ */
+export type StoreErrorCode = 'KeyExists' | 'KeyNotFound' | 'Conflict' | 'Compacted' | 'FutureRevision' | 'Closed' | 'NoSpace' | 'RequestTooLarge';
 
 export class StoreError extends Error {
   constructor(
@@ -85,6 +88,11 @@ export interface Store {
   currentRevision(): number;
   /** The oldest revision whose history is still kept (history before it was compacted). */
   compactedRevision(): number;
+  /**
+   * Bytes the stored data takes, as counted against StoreLimits.quotaBackendBytes (current
+   * values and the history not yet compacted). Cheap: a running total, never a scan.
+   */
+  dbSize(): number;
   /** Drop history older than revision (current values are always kept). */
   compact(revision: number): Promise<void>;
   /** Flush and release resources; later calls reject with Closed. */

@@ -2,7 +2,7 @@
 import type { Obj } from '../../machinery/object.js';
 import { semanticEqual } from '../core/semantic.js';
 import { type FieldError, invalid, required } from '../../machinery/status.js';
-import { isSet, num } from '../core/fields.js';
+import { isSet, num } from '../../machinery/fields.js';
 import { FIELD_IMMUTABLE_ERROR_MSG, validateNonnegativeField } from '../core/value-validation.js';
 import { apps } from '../groups.js';
 

@@ -10,7 +10,7 @@ import type { Obj } from '../../machinery/object.js';
 import { semanticEqual } from '../core/semantic.js';
 import { type FieldError, invalid, notSupported, PrintedValue, required } from '../../machinery/status.js';
 import { goQuote } from '../../machinery/validation.js';
-import { isSet, num, type Rec, rec, recOrNil, str } from '../core/fields.js';
+import { isSet, num, type Rec, rec, recOrNil, str } from '../../machinery/fields.js';
 import { validateNonnegativeField } from '../core/value-validation.js';
 import { validateWorkloadPodTemplate } from './pod-template.js';
 import { templateGenerationOf } from './template-generation.js';

@@ -5,7 +5,7 @@
  */
 import type { Obj } from '../../machinery/object.js';
 import { semanticEqual } from '../core/semantic.js';
-import { child, rec } from '../core/fields.js';
+import { child, rec } from '../../machinery/fields.js';
 import { decodingDefaults } from '../core/decoding.js';
 import { apps } from '../groups.js';
 import type { Strategy } from '../types.js';

@@ -7,7 +7,7 @@ import { intOrPercentValue, isNotMoreThan100Percent, validatePositiveIntOrPercen
 import type { Obj } from '../../machinery/object.js';
 import { PrintedValue, type FieldError, forbiddenField, invalid, notSupported, required } from '../../machinery/status.js';
 import { goQuote } from '../../machinery/validation.js';
-import { isSet, num, type Rec, rec, recOrNil, str } from '../core/fields.js';
+import { isSet, num, type Rec, rec, recOrNil, str } from '../../machinery/fields.js';
 import { validateNonnegativeField } from '../core/value-validation.js';
 import { replicaSetTemplateErrors } from './replica-set-template.js';
 import {

@@ -5,7 +5,7 @@
  */
 import { deepEqual } from '../../machinery/deep-equal.js';
 import { metaOf } from '../../machinery/object.js';
-import { child } from '../core/fields.js';
+import { child } from '../../machinery/fields.js';
 import { decodingDefaults } from '../core/decoding.js';
 import { apps } from '../groups.js';
 import type { Strategy } from '../types.js';

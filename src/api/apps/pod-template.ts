@@ -6,7 +6,7 @@
 import type { FieldError } from '../../machinery/status.js';
 import { validateAnnotations } from '../../machinery/object-meta-validation.js';
 import { validateLabels } from '../../machinery/validation.js';
-import { child, type Rec, rec, strMap } from '../core/fields.js';
+import { child, type Rec, rec, strMap } from '../../machinery/fields.js';
 import { defaultPodTemplateSpec } from '../core/pod-defaults.js';
 import { validatePodTemplateSpec } from '../core/pod-validation.js';
 

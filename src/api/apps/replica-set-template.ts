@@ -5,7 +5,7 @@
 import type { LabelSelector } from '../../machinery/label-selector.js';
 import { goLabelSelector } from '../../machinery/go-format.js';
 import { type FieldError, invalid } from '../../machinery/status.js';
-import { type Rec, rec } from '../core/fields.js';
+import { type Rec, rec } from '../../machinery/fields.js';
 import { validateWorkloadPodTemplate } from './pod-template.js';
 import { alwaysRestartErrors, compileSelector, templateSelectorErrors } from './workload-validation.js';
 

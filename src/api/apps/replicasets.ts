@@ -4,7 +4,7 @@
  */
 import type { Obj } from '../../machinery/object.js';
 import type { FieldError } from '../../machinery/status.js';
-import { child, num, rec } from '../core/fields.js';
+import { child, num, rec } from '../../machinery/fields.js';
 import { decodingDefaults } from '../core/decoding.js';
 import { validateNonnegativeField } from '../core/value-validation.js';
 import { count } from '../define.js';

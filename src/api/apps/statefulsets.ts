@@ -4,7 +4,7 @@
  * (disabled in 1.25) dropped, and upstream's validation.
  */
 import type { Obj } from '../../machinery/object.js';
-import { child, childRecords, isSet, type Rec, rec, recOrNil, str } from '../core/fields.js';
+import { child, childRecords, isSet, type Rec, rec, recOrNil, str } from '../../machinery/fields.js';
 import { decodingDefaults } from '../core/decoding.js';
 import { defaultPersistentVolumeClaim } from '../core/persistent-volume-defaults.js';
 import { apps } from '../groups.js';

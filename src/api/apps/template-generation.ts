@@ -6,7 +6,7 @@ import type { Obj } from '../../machinery/object.js';
 import { metaOf } from '../../machinery/object.js';
 import { goQuote } from '../../machinery/validation.js';
 import { DecodeError } from '../core/decoding.js';
-import { rec } from '../core/fields.js';
+import { rec } from '../../machinery/fields.js';
 
 export const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
 

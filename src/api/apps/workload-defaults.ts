@@ -2,7 +2,7 @@
  * Defaulting steps the apps workloads share, as upstream's apps/v1 SetDefaults_* write them.
  */
 import { defaultIfEmpty, defaultIfUnset } from '../../machinery/defaulting.js';
-import { child, type Rec } from '../core/fields.js';
+import { child, type Rec } from '../../machinery/fields.js';
 
 /**
  * A rolling-update strategy's defaults: type RollingUpdate when empty and, for that type, the

@@ -6,7 +6,7 @@
 import { goLabelSelector, goStringMap } from '../../machinery/go-format.js';
 import { type LabelMatcher, type LabelSelector, labelSelectorFromObject, validateLabelSelector } from '../../machinery/label-selector.js';
 import { type FieldError, forbiddenField, invalid, notSupported, required } from '../../machinery/status.js';
-import { isSet, type Rec, rec, recOrNil, records, str, strMap, strings } from '../core/fields.js';
+import { isSet, type Rec, rec, recOrNil, records, str, strMap, strings } from '../../machinery/fields.js';
 import { FIELD_IMMUTABLE_ERROR_MSG, validateNonnegativeField } from '../core/value-validation.js';
 import { semanticEqual } from '../core/semantic.js';
 

@@ -8,7 +8,7 @@ import { defaultIfUnset, resetStatus } from '../../machinery/defaulting.js';
 import type { Obj } from '../../machinery/object.js';
 import { type FieldError, invalid, required } from '../../machinery/status.js';
 import { isValidPathSegmentName } from '../../machinery/validation.js';
-import { child, num, numOrNil, rec, str } from '../core/fields.js';
+import { child, num, numOrNil, rec, str } from '../../machinery/fields.js';
 import { validateNonnegativeField } from '../core/value-validation.js';
 import { autoscaling } from '../groups.js';
 

@@ -10,7 +10,7 @@ import type { Obj } from '../../machinery/object.js';
 import { metaOf } from '../../machinery/object.js';
 import { type FieldError, invalid, notSupported, required } from '../../machinery/status.js';
 import { DNS1035_LABEL_MAX_LENGTH } from '../../machinery/validation.js';
-import { isSet, type Rec, rec, str } from '../core/fields.js';
+import { isSet, type Rec, rec, str } from '../../machinery/fields.js';
 import { validateNonnegativeField } from '../core/value-validation.js';
 import { scheduleError } from './cron-schedule.js';
 import { jobSpecErrors } from './job-validation.js';

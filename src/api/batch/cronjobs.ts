@@ -3,7 +3,7 @@
  * Jobs kept, the job template's pod defaults) and upstream's validation.
  */
 import type { Obj } from '../../machinery/object.js';
-import { child } from '../core/fields.js';
+import { child } from '../../machinery/fields.js';
 import { decodingDefaults } from '../core/decoding.js';
 import { defaultWorkloadPodTemplate } from '../apps/pod-template.js';
 import { defaultIfEmpty, defaultIfUnset, resetStatus } from '../../machinery/defaulting.js';

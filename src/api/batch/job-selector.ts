@@ -7,7 +7,7 @@ import { goLabelSelector, goStringMap } from '../../machinery/go-format.js';
 import type { Obj } from '../../machinery/object.js';
 import { isPlainObject, metaOf } from '../../machinery/object.js';
 import { type FieldError, invalid, required } from '../../machinery/status.js';
-import { child, type Rec, rec, strMap } from '../core/fields.js';
+import { child, type Rec, rec, strMap } from '../../machinery/fields.js';
 import { compileSelector, labelSelectorOf } from '../apps/workload-validation.js';
 
 export const CONTROLLER_UID_LABEL = 'controller-uid';

@@ -14,7 +14,7 @@ import { metaOf } from '../../machinery/object.js';
 import { semanticEqual } from '../core/semantic.js';
 import { duplicate, type FieldError, forbiddenField, invalid, notSupported, required } from '../../machinery/status.js';
 import { isDNS1123Label } from '../../machinery/validation.js';
-import { isSet, list, num, numOrNil, type Rec, rec, recOrNil, str } from '../core/fields.js';
+import { isSet, list, num, numOrNil, type Rec, rec, recOrNil, str } from '../../machinery/fields.js';
 import { FIELD_IMMUTABLE_ERROR_MSG, validateNonnegativeField } from '../core/value-validation.js';
 import { validateWorkloadPodTemplate } from '../apps/pod-template.js';
 import { compileSelector, labelSelectorOf, selectorMismatch } from '../apps/workload-validation.js';

@@ -5,7 +5,7 @@
  */
 import type { Obj } from '../../machinery/object.js';
 import { metaOf } from '../../machinery/object.js';
-import { child, isSet, rec } from '../core/fields.js';
+import { child, isSet, rec } from '../../machinery/fields.js';
 import { decodingDefaults } from '../core/decoding.js';
 import { defaultWorkloadPodTemplate } from '../apps/pod-template.js';
 import { defaultIfUnset, resetStatus } from '../../machinery/defaulting.js';

@@ -1,7 +1,7 @@
 /** Lease: upstream's ValidateLeaseSpec (a positive duration, non-negative transitions), on create and update. */
 import type { Obj } from '../../machinery/object.js';
 import { type FieldError, invalid } from '../../machinery/status.js';
-import { numOrNil, rec } from '../core/fields.js';
+import { numOrNil, rec } from '../../machinery/fields.js';
 import { validateNonnegativeField } from '../core/value-validation.js';
 import { coordination } from '../groups.js';
 

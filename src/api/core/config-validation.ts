@@ -8,9 +8,10 @@ import type { Brand } from '../../machinery/brand.js';
 import type { Obj } from '../../machinery/object.js';
 import { type FieldError, forbiddenField, invalid, required } from '../../machinery/status.js';
 import { DecodeError } from './decoding.js';
-import { type Rec, rec, str } from './fields.js';
+import { type Rec, rec, str } from '../../machinery/fields.js';
 import { Base64Error, decodeGoBase64 } from './go-base64.js';
 import { isConfigMapKey, validateImmutableField } from './value-validation.js';
+import { setOwn } from '../../machinery/own-property.js';
 
 /** Upstream's MaxSecretSize (also the ConfigMap limit). */
 export const MAX_SECRET_SIZE = 1024 * 1024;
@@ -82,7 +83,7 @@ function immutableErrors(obj: Obj, old: Obj, fields: readonly string[]): FieldEr
 
 function sameMap(a: Rec, b: Rec): boolean {
   const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => k in b && a[k] === b[k]);
+  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
 }
 
 /** Upstream's ValidateConfigMapUpdate. */
@@ -96,7 +97,7 @@ export function defaultSecret(secret: Obj): void {
   decodeByteMap(secret.data);
   if (secret.stringData !== undefined) {
     const data: Rec = { ...rec(secret.data) };
-    for (const [k, v] of Object.entries(rec(secret.stringData))) data[k] = Buffer.from(str(v), 'utf8').toString('base64');
+    for (const [k, v] of Object.entries(rec(secret.stringData))) setOwn(data, k, Buffer.from(str(v), 'utf8').toString('base64'));
     secret.data = data;
     delete secret.stringData;
   }

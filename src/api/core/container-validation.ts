@@ -5,7 +5,7 @@
  */
 import { duplicate, type FieldError, fieldNotFound, forbiddenField, invalid, notSupported, required } from '../../machinery/status.js';
 import { validateEnv, validateEnvFrom } from './env-validation.js';
-import { isSet, list, num, numOrNil, type Rec, rec, records, str } from './fields.js';
+import { isSet, list, num, numOrNil, type Rec, rec, records, str } from '../../machinery/fields.js';
 import { dns1123LabelErrors, validateLocalDescendingPath, validatePathNoBacksteps } from './path-validation.js';
 import { validateResourceRequirements } from './resource-validation.js';
 import { validateContainerSecurityContext } from './security-context-validation.js';

@@ -9,7 +9,7 @@ import type { Obj } from '../../machinery/object.js';
 import { parseQuantity, QUANTITY_FORMAT_ERROR, type Quantity, QuantityParseError, quantityString, roundUpQuantity } from '../../machinery/quantity.js';
 import { badRequest } from '../../machinery/status.js';
 import type { StrategyContext } from '../types.js';
-import { isSet, type Rec } from './fields.js';
+import { isSet, type Rec } from '../../machinery/fields.js';
 
 /** A body value upstream's decoder refuses; the message is the decoder's. */
 export class DecodeError extends Error {}

@@ -3,7 +3,7 @@ import { core } from '../groups.js';
 import type { Obj } from '../../machinery/object.js';
 import { type FieldError, invalid, notSupported, required } from '../../machinery/status.js';
 import { isQualifiedName, nameIsDNSSubdomain } from '../../machinery/validation.js';
-import { childRecords, isSet, list, num, type Rec, records, str } from './fields.js';
+import { childRecords, isSet, list, num, type Rec, records, str } from '../../machinery/fields.js';
 import { dns1123LabelErrors } from './path-validation.js';
 import { isValidIP, isValidPortNum, validateNonSpecialIP } from './value-validation.js';
 

@@ -6,7 +6,7 @@ import { quantitySign, quantityString } from '../../machinery/quantity.js';
 import { type FieldError, invalid, notSupported, required } from '../../machinery/status.js';
 import { isQualifiedName, nameIsDNSSubdomain } from '../../machinery/validation.js';
 import { quantityOf } from './decoding.js';
-import { isSet, type Rec, rec, records, str } from './fields.js';
+import { isSet, type Rec, rec, records, str } from '../../machinery/fields.js';
 import { validateLocalNonReservedPath } from './path-validation.js';
 import { isConfigMapKey, isEnvVarName } from './value-validation.js';
 

@@ -9,6 +9,8 @@ import type { Obj } from '../../machinery/object.js';
 import { isPlainObject } from '../../machinery/object.js';
 import { invalid, required, type FieldError } from '../../machinery/status.js';
 import { exceedsBytes, isDNS1123Subdomain, isQualifiedName } from '../../machinery/validation.js';
+import { rec, str } from '../../machinery/fields.js';
+import { setOwn } from '../../machinery/own-property.js';
 
 export const REPORTING_INSTANCE_LENGTH_LIMIT = 128;
 export const ACTION_LENGTH_LIMIT = 128;
@@ -19,14 +21,6 @@ export const NOTE_LENGTH_LIMIT = 1024;
 export type EventRules = 'legacy' | 'strict';
 
 const FIELD_IMMUTABLE = 'field is immutable';
-
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
-}
-
-function record(v: unknown): Record<string, unknown> {
-  return isPlainObject(v) ? v : {};
-}
 
 const ZERO_INSTANT = `${Date.parse('0001-01-01T00:00:00Z') / 1000}.000000000`;
 
@@ -52,7 +46,7 @@ function withoutZeros(v: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
       const n = withoutZeros(x);
-      if (n !== undefined) out[k] = n;
+      if (n !== undefined) setOwn(out, k, n);
     }
     return Object.keys(out).length === 0 ? undefined : out;
   }
@@ -79,8 +73,8 @@ function sortKeys(v: unknown): unknown {
 /** Upstream's legacyValidateEvent: applies to every Event write, whichever view. */
 export function legacyEventErrors(ev: Obj, brand: Brand): FieldError[] {
   const errs: FieldError[] = [];
-  const namespace = str(record(ev.metadata).namespace);
-  const involvedNamespace = str(record(ev.involvedObject).namespace);
+  const namespace = str(rec(ev.metadata).namespace);
+  const involvedNamespace = str(rec(ev.involvedObject).namespace);
   const mismatch = (): FieldError => invalid('involvedObject.namespace', involvedNamespace, 'does not match event.namespace');
   if (isZeroTime(ev.eventTime)) {
     // Old-style Events: the Event lives in its involved object's namespace (or default).
@@ -115,7 +109,7 @@ function requiredWithLimit(field: string, value: string, limit: number): FieldEr
 /** Upstream's validateV1EventSeries: a series counts at least 2 and has a lastObservedTime. */
 function seriesErrors(ev: Obj): FieldError[] {
   if (ev.series === undefined || ev.series === null) return [];
-  const series = record(ev.series);
+  const series = rec(ev.series);
   const errs: FieldError[] = [];
   const seen = typeof series.count === 'number' ? series.count : 0;
   if (seen < 2) errs.push(invalid('series.count', '', 'should be at least 2'));
@@ -135,7 +129,7 @@ export function validateEventCreate(ev: Obj, rules: EventRules, brand: Brand): F
   if (!isZeroTime(ev.firstTimestamp)) errs.push(invalid('firstTimestamp', '', 'needs to be unset'));
   if (!isZeroTime(ev.lastTimestamp)) errs.push(invalid('lastTimestamp', '', 'needs to be unset'));
   if (typeof ev.count === 'number' && ev.count !== 0) errs.push(invalid('count', '', 'needs to be unset'));
-  const source = record(ev.source);
+  const source = rec(ev.source);
   if (str(source.component) !== '' || str(source.host) !== '') errs.push(invalid('source', '', 'needs to be unset'));
   return errs;
 }

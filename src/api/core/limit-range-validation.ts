@@ -7,8 +7,9 @@ import type { Obj } from '../../machinery/object.js';
 import { compareQuantities, parseQuantity, type Quantity, quantityString, scaledValue } from '../../machinery/quantity.js';
 import { duplicate, type FieldError, forbiddenField, invalid, required } from '../../machinery/status.js';
 import { canonicalResourceList, quantityOf } from './decoding.js';
-import { childRecords, type Rec, rec, records, str } from './fields.js';
+import { childRecords, type Rec, rec, records, str } from '../../machinery/fields.js';
 import { isOvercommitAllowed, printedQuantity, validateLimitRangeResourceName, validateLimitRangeTypeName } from './resource-validation.js';
+import { setOwn } from '../../machinery/own-property.js';
 
 const LIST_KEYS = ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio'];
 
@@ -19,9 +20,9 @@ export function defaultLimitRange(lr: Obj): void {
     if (item.type !== 'Container') continue;
     const defaults: Rec = { ...rec(item.default) };
     const requests: Rec = { ...rec(item.defaultRequest) };
-    for (const [k, v] of Object.entries(rec(item.max))) if (!(k in defaults)) defaults[k] = v;
-    for (const [k, v] of Object.entries(defaults)) if (!(k in requests)) requests[k] = v;
-    for (const [k, v] of Object.entries(rec(item.min))) if (!(k in requests)) requests[k] = v;
+    for (const [k, v] of Object.entries(rec(item.max))) if (!Object.hasOwn(defaults, k)) setOwn(defaults, k, v);
+    for (const [k, v] of Object.entries(defaults)) if (!Object.hasOwn(requests, k)) setOwn(requests, k, v);
+    for (const [k, v] of Object.entries(rec(item.min))) if (!Object.hasOwn(requests, k)) setOwn(requests, k, v);
     item.default = defaults;
     item.defaultRequest = requests;
   }

@@ -13,7 +13,7 @@ import { standardFinalizers } from '../../machinery/object-meta-validation.js';
 import { type FieldError, invalid } from '../../machinery/status.js';
 import { isQualifiedName } from '../../machinery/validation.js';
 import type { Strategy } from '../types.js';
-import { rec, str, strings } from './fields.js';
+import { rec, str, strings } from '../../machinery/fields.js';
 
 /** Upstream's validateFinalizerName: a qualified name, and a standard one when it has no domain. */
 function finalizerNameErrors(name: string, fldPath: string, brand: Brand): FieldError[] {

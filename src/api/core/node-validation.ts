@@ -7,7 +7,7 @@ import type { Obj } from '../../machinery/object.js';
 import { type FieldError, forbiddenField, invalid, PrintedValue } from '../../machinery/status.js';
 import { goStringSlice, isValidLabelValue, validateLabelName } from '../../machinery/validation.js';
 import { canonicalResourceList, quantityOf } from './decoding.js';
-import { child, isSet, type Rec, rec, records, str, strings } from './fields.js';
+import { child, isSet, type Rec, rec, records, str, strings } from '../../machinery/fields.js';
 import { validateResourceQuantityValue } from './resource-validation.js';
 import { validateTaintEffect } from './scheduling-validation.js';
 import { parseCIDR } from './value-validation.js';

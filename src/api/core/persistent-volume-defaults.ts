@@ -4,7 +4,7 @@
  */
 import type { Obj } from '../../machinery/object.js';
 import { canonicalResourceList } from './decoding.js';
-import { child, type Rec, rec, str } from './fields.js';
+import { child, type Rec, rec, str } from '../../machinery/fields.js';
 
 /** SetDefaults_PersistentVolumeClaimSpec: volumeMode Filesystem; requests and limits canonical. */
 export function defaultPersistentVolumeClaimSpec(spec: Rec): void {

@@ -10,7 +10,7 @@ import { compareQuantities, quantityString } from '../../machinery/quantity.js';
 import { type FieldError, forbiddenField, invalid, notSupported, PrintedValue, required } from '../../machinery/status.js';
 import { isDNS1123Subdomain, nameIsDNSSubdomain } from '../../machinery/validation.js';
 import { quantityOf } from './decoding.js';
-import { isSet, list, type Rec, rec, strMap, str, strings } from './fields.js';
+import { isSet, list, type Rec, rec, strMap, str, strings } from '../../machinery/fields.js';
 import { validatePathNoBacksteps } from './path-validation.js';
 import { validateBasicResource, validatePositiveQuantityValue, validateResourceQuantityValue } from './resource-validation.js';
 import { validateNodeSelector } from './scheduling-validation.js';

@@ -1,7 +1,7 @@
 /** PersistentVolumeClaim: defaults, and a spec that is immutable but for growing a bound claim's request. */
 import { core } from '../groups.js';
 import { decodingDefaults } from './decoding.js';
-import { rec } from './fields.js';
+import { rec } from '../../machinery/fields.js';
 import { defaultPersistentVolumeClaim } from './persistent-volume-defaults.js';
 import {
   validatePersistentVolumeClaimSpec,

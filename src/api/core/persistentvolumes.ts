@@ -1,7 +1,7 @@
 /** PersistentVolume: defaults, exactly one volume source, and a source that never changes. */
 import { core } from '../groups.js';
 import { decodingDefaults } from './decoding.js';
-import { rec } from './fields.js';
+import { rec } from '../../machinery/fields.js';
 import { defaultPersistentVolume } from './persistent-volume-defaults.js';
 import { validatePersistentVolumeSpec, validatePersistentVolumeUpdate } from './persistent-volume-validation.js';
 

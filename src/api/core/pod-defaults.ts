@@ -8,9 +8,10 @@
  */
 import type { Obj } from '../../machinery/object.js';
 import { canonicalQuantityField, canonicalResourceList } from './decoding.js';
-import { child, childRecords, isSet, list, type Rec, rec, str } from './fields.js';
+import { child, childRecords, isSet, list, type Rec, rec, str } from '../../machinery/fields.js';
 import { imageTag } from './image-reference.js';
 import { defaultPersistentVolumeClaimSpec } from './persistent-volume-defaults.js';
+import { setOwn } from '../../machinery/own-property.js';
 
 export const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30;
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
@@ -190,7 +191,7 @@ function defaultRequestsFromLimits(c: Rec): void {
   const limits = resources.limits;
   if (typeof limits !== 'object' || limits === null || Array.isArray(limits)) return;
   const requests = child(resources, 'requests');
-  for (const [k, v] of Object.entries(limits)) if (!(k in requests)) requests[k] = v;
+  for (const [k, v] of Object.entries(limits)) if (!Object.hasOwn(requests, k)) setOwn(requests, k, v);
 }
 
 /** Upstream's SetObjectDefaults_Pod: the spec's defaults, then the Pod-only ones. */

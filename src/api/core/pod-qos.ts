@@ -4,14 +4,14 @@
  */
 import { quantitySign, scaledValue } from '../../machinery/quantity.js';
 import { quantityOf } from './decoding.js';
-import { type Rec, rec, records } from './fields.js';
+import { type Rec, rec, records } from '../../machinery/fields.js';
 
 const QOS_RESOURCES = ['cpu', 'memory'];
 
 function addPositive(total: Map<string, bigint>, list: Rec): string[] {
   const found: string[] = [];
   for (const name of QOS_RESOURCES) {
-    if (!(name in list)) continue;
+    if (!Object.hasOwn(list, name)) continue;
     const q = quantityOf(list[name]);
     if (quantitySign(q) <= 0) continue;
     found.push(name);

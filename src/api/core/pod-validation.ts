@@ -10,7 +10,7 @@ import type { Obj } from '../../machinery/object.js';
 import { duplicate, type FieldError, forbiddenField, invalid, notSupported, PrintedValue, required } from '../../machinery/status.js';
 import { goStringSlice, isQualifiedName, nameIsDNSSubdomain, validateLabels } from '../../machinery/validation.js';
 import { validateContainers, validateContainersOnlyForPod, validateEphemeralContainers, validateInitContainers } from './container-validation.js';
-import { isSet, list, num, numOrNil, type Rec, rec, records, str, strings, strMap } from './fields.js';
+import { isSet, list, num, numOrNil, type Rec, rec, records, str, strings, strMap } from '../../machinery/fields.js';
 import { dns1123LabelErrors, dns1123SubdomainErrors } from './path-validation.js';
 import { validateResourceRequirements } from './resource-validation.js';
 import { validateAffinity, validateTolerations, validateTopologySpreadConstraints } from './scheduling-validation.js';

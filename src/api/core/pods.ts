@@ -3,12 +3,13 @@
  * Pending with its QoS class; `status` and `binding` writes follow their own rules.
  */
 import { core } from '../groups.js';
-import { text, valueAt } from '../define.js';
+import { text } from '../define.js';
+import { valueAt } from '../../machinery/fields.js';
 import type { Obj } from '../../machinery/object.js';
 import { isPlainObject } from '../../machinery/object.js';
 import type { Strategy } from '../types.js';
 import { decodingDefaults } from './decoding.js';
-import { rec } from './fields.js';
+import { rec } from '../../machinery/fields.js';
 import { defaultPod } from './pod-defaults.js';
 import { podQOSClass } from './pod-qos.js';
 import { validatePodCreate, validatePodStatusUpdate, validatePodUpdate } from './pod-validation.js';

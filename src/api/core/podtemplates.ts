@@ -1,7 +1,7 @@
 /** PodTemplate: its template is defaulted and validated as a pod's (upstream's ValidatePodTemplate). */
 import { core } from '../groups.js';
 import { decodingDefaults } from './decoding.js';
-import { child, rec } from './fields.js';
+import { child, rec } from '../../machinery/fields.js';
 import { defaultPodTemplateSpec } from './pod-defaults.js';
 import { validatePodTemplateSpec } from './pod-validation.js';
 

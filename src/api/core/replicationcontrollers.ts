@@ -9,7 +9,7 @@ import { labelSelectorFromSet } from '../../machinery/label-selector.js';
 import { type FieldError, forbiddenField, invalid, notSupported, PrintedValue, required } from '../../machinery/status.js';
 import type { Strategy } from '../types.js';
 import { decodingDefaults } from './decoding.js';
-import { child, isSet, num, type Rec, rec, strMap, str } from './fields.js';
+import { child, isSet, num, type Rec, rec, strMap, str } from '../../machinery/fields.js';
 import { defaultPodTemplateSpec } from './pod-defaults.js';
 import { validatePodTemplateSpec } from './pod-validation.js';
 import { validateNonnegativeField } from './value-validation.js';

@@ -7,7 +7,7 @@ import type { Obj } from '../../machinery/object.js';
 import { type FieldError, invalid, PrintedValue, required } from '../../machinery/status.js';
 import { goStringSlice } from '../../machinery/validation.js';
 import { canonicalResourceList, quantityOf } from './decoding.js';
-import { type Rec, rec, records, str, strings } from './fields.js';
+import { type Rec, rec, records, str, strings } from '../../machinery/fields.js';
 import { isStandardQuotaResourceName, validateResourceQuantityValue, validateResourceQuotaResourceName } from './resource-validation.js';
 
 const SCOPES = new Set(['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'PriorityClass', 'CrossNamespacePodAffinity']);

@@ -7,7 +7,7 @@ import { compareQuantities, type Quantity, quantitySign, quantityString, scaledV
 import { type FieldError, forbiddenField, invalid, PrintedValue, required } from '../../machinery/status.js';
 import { isQualifiedName } from '../../machinery/validation.js';
 import { quantityOf } from './decoding.js';
-import { rec } from './fields.js';
+import { rec } from '../../machinery/fields.js';
 import { IS_NEGATIVE_ERROR_MSG } from './value-validation.js';
 
 const HUGE_PAGES_PREFIX = 'hugepages-';
@@ -189,7 +189,7 @@ export function validateResourceRequirements(requirements: unknown, fldPath: str
     const path = `${reqPath}[${name}]`;
     const q = quantityOf(v);
     errs.push(...validateContainerResourceName(name, path), ...validateResourceQuantityValue(name, q, path));
-    if (name in limits) {
+    if (Object.hasOwn(limits, name)) {
       const cmp = compareQuantities(q, quantityOf(limits[name]));
       if (cmp !== 0 && !isOvercommitAllowed(name)) errs.push(invalid(reqPath, quantityString(q), `must be equal to ${name} limit`));
       else if (cmp > 0) errs.push(invalid(reqPath, quantityString(q), `must be less than or equal to ${name} limit`));

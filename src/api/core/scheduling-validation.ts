@@ -6,7 +6,7 @@
 import { type LabelSelector, validateLabelSelector, validateSetOperator } from '../../machinery/label-selector.js';
 import { duplicate, type FieldError, invalid, notSupported, required } from '../../machinery/status.js';
 import { isValidLabelValue, nameIsDNSLabel, nameIsDNSSubdomain, validateLabelName } from '../../machinery/validation.js';
-import { isSet, list, num, numOrNil, type Rec, rec, records, str, strings } from './fields.js';
+import { isSet, list, num, numOrNil, type Rec, rec, records, str, strings } from '../../machinery/fields.js';
 
 export const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 

@@ -4,7 +4,7 @@
  * procMount, and the privilege-escalation combinations.
  */
 import { duplicate, type FieldError, invalid, notSupported, required } from '../../machinery/status.js';
-import { isSet, list, numOrNil, type Rec, rec, records, str, strings } from './fields.js';
+import { isSet, list, numOrNil, type Rec, rec, records, str, strings } from '../../machinery/fields.js';
 import { validateLocalDescendingPath } from './path-validation.js';
 import { isValidUnixID } from './value-validation.js';
 

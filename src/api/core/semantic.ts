@@ -4,6 +4,7 @@
  * unset field differently is no change. Also a short diff of two values for messages.
  */
 import { isPlainObject } from '../../machinery/object.js';
+import { ownValue, setOwn } from '../../machinery/own-property.js';
 
 function withoutZeros(v: unknown): unknown {
   if (v === undefined || v === null || v === '' || v === 0 || v === false) return undefined;
@@ -12,7 +13,7 @@ function withoutZeros(v: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(v).sort()) {
       const n = withoutZeros(v[k]);
-      if (n !== undefined) out[k] = n;
+      if (n !== undefined) setOwn(out, k, n);
     }
     return Object.keys(out).length === 0 ? undefined : out;
   }
@@ -27,7 +28,7 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
 function collectDiff(a: unknown, b: unknown, path: string, out: string[]): void {
   if (semanticEqual(a, b)) return;
   if (isPlainObject(a) && isPlainObject(b)) {
-    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) collectDiff(a[k], b[k], path ? `${path}.${k}` : k, out);
+    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) collectDiff(ownValue(a, k), ownValue(b, k), path ? `${path}.${k}` : k, out);
     return;
   }
   if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {

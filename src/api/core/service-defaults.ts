@@ -5,7 +5,7 @@
  * patchAllocatedValues, initIPFamilyFields on this single-stack IPv4 cluster).
  */
 import type { Obj } from '../../machinery/object.js';
-import { child, childRecords, isSet, list, type Rec, rec, str, strings } from './fields.js';
+import { child, childRecords, isSet, list, type Rec, rec, str, strings } from '../../machinery/fields.js';
 import { parseIP } from './value-validation.js';
 
 /** Upstream's DefaultClientIPServiceAffinitySeconds (3 hours). */

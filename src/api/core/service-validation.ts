@@ -7,7 +7,7 @@ import type { Obj } from '../../machinery/object.js';
 import { duplicate, type FieldError, forbiddenField, invalid, notSupported, PrintedValue, required } from '../../machinery/status.js';
 import { goStringSlice, isQualifiedName, isDNS1123Subdomain, validateLabels } from '../../machinery/validation.js';
 import { validatePortNumOrName } from './container-validation.js';
-import { isSet, num, numOrNil, type Rec, rec, records, str, strings, strMap } from './fields.js';
+import { isSet, num, numOrNil, type Rec, rec, records, str, strings, strMap } from '../../machinery/fields.js';
 import { dns1123LabelErrors, dns1123SubdomainErrors } from './path-validation.js';
 import { isHeadless } from './service-defaults.js';
 import { isValidIP, isValidPortNum, parseCIDR, parseIP, validateNonSpecialIP } from './value-validation.js';

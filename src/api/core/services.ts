@@ -5,7 +5,7 @@
  */
 import { core } from '../groups.js';
 import type { Strategy, StrategyContext } from '../types.js';
-import { child, isSet, list, rec } from './fields.js';
+import { child, isSet, list, rec } from '../../machinery/fields.js';
 import { defaultIPFamilies, defaultService, normalizeClusterIPs, patchAllocatedValues } from './service-defaults.js';
 import { validateService, validateServiceStatus, validateServiceUpdate } from './service-validation.js';
 

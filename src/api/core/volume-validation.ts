@@ -8,7 +8,7 @@ import { duplicate, type FieldError, forbiddenField, invalid, notSupported, Prin
 import { goStringSlice, isDNS1123Subdomain, nameIsDNSSubdomain } from '../../machinery/validation.js';
 import { quantityOf } from './decoding.js';
 import { validateDownwardAPIFile } from './env-validation.js';
-import { isSet, list, numOrNil, type Rec, rec, records, str, strings } from './fields.js';
+import { isSet, list, numOrNil, type Rec, rec, records, str, strings } from '../../machinery/fields.js';
 import { dns1123LabelErrors, validateLocalDescendingPath, validateLocalNonReservedPath, validatePathNoBacksteps } from './path-validation.js';
 import { validatePersistentVolumeClaimSpec } from './persistent-volume-validation.js';
 import { inclusiveRangeError } from './value-validation.js';

@@ -5,6 +5,7 @@
 import type { Brand } from '../../machinery/brand.js';
 import type { Obj } from '../../machinery/object.js';
 import type { Conversion } from '../types.js';
+import { setOwn } from '../../machinery/own-property.js';
 
 /** events/v1 field -> core v1 field; fields not listed (reason, type, action, eventTime, series, related, reportingInstance) keep their names. */
 export const EVENT_FIELD_RENAMES: Readonly<Record<string, string>> = {
@@ -28,9 +29,10 @@ function renameFields(obj: Obj, renames: Readonly<Record<string, string>>, forei
   const out: Obj = { apiVersion, kind: 'Event' };
   for (const [key, value] of Object.entries(obj)) {
     if (key === 'apiVersion' || key === 'kind') continue;
-    const renamed = renames[key];
+    // Own entries only: a client's `constructor` field is neither a rename nor a foreign field.
+    const renamed = Object.hasOwn(renames, key) ? renames[key] : undefined;
     if (renamed !== undefined) out[renamed] = value;
-    else if (!(key in foreign)) out[key] = value;
+    else if (!Object.hasOwn(foreign, key)) setOwn(out, key, value);
   }
   return out;
 }

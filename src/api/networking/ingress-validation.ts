@@ -11,7 +11,7 @@ import type { Obj } from '../../machinery/object.js';
 import { metaOf } from '../../machinery/object.js';
 import { type FieldError, invalid, notSupported, required } from '../../machinery/status.js';
 import { isDNS1123Subdomain, isValidPathSegmentName, isWildcardDNS1123Subdomain, nameIsDNS1035Label, nameIsDNSSubdomain } from '../../machinery/validation.js';
-import { isSet, list, num, type Rec, rec, recOrNil, records, str, strings } from '../core/fields.js';
+import { isSet, list, num, type Rec, rec, recOrNil, records, str, strings } from '../../machinery/fields.js';
 import { isValidPortName, isValidPortNum, parseIP } from '../core/value-validation.js';
 
 const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];

@@ -6,7 +6,7 @@
 import type { Obj } from '../../machinery/object.js';
 import { type FieldError, forbiddenField, invalid, notSupported, required, tooLong } from '../../machinery/status.js';
 import { isDNS1123Subdomain, nameIsDNSLabel, regexError } from '../../machinery/validation.js';
-import { isSet, type Rec, rec, recOrNil, str } from '../core/fields.js';
+import { isSet, type Rec, rec, recOrNil, str } from '../../machinery/fields.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../core/value-validation.js';
 import { networking } from '../groups.js';
 import { typedLocalObjectReferenceErrors } from './ingress-validation.js';

@@ -7,7 +7,7 @@ import { validateLabelSelector } from '../../machinery/label-selector.js';
 import type { Obj } from '../../machinery/object.js';
 import { type FieldError, forbiddenField, invalid, notSupported, PrintedValue, required } from '../../machinery/status.js';
 import { goStringSlice } from '../../machinery/validation.js';
-import { child, childRecords, isSet, list, numOrNil, type Rec, rec, recOrNil, records, str, strings } from '../core/fields.js';
+import { child, childRecords, isSet, list, numOrNil, type Rec, rec, recOrNil, records, str, strings } from '../../machinery/fields.js';
 import { isValidPortName, isValidPortNum, parseCIDR } from '../core/value-validation.js';
 import { labelSelectorOf } from '../apps/workload-validation.js';
 

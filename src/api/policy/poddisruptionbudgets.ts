@@ -9,7 +9,7 @@ import { isNotMoreThan100Percent, validatePositiveIntOrPercent } from '../../mac
 import { validateLabelSelector } from '../../machinery/label-selector.js';
 import type { Obj } from '../../machinery/object.js';
 import { type FieldError, invalid } from '../../machinery/status.js';
-import { isSet, num, rec } from '../core/fields.js';
+import { isSet, num, rec } from '../../machinery/fields.js';
 import { validateNonnegativeField } from '../core/value-validation.js';
 import { labelSelectorOf } from '../apps/workload-validation.js';
 import { policy } from '../groups.js';

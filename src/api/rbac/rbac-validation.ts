@@ -10,7 +10,7 @@ import { type LabelSelector, validateLabelSelector } from '../../machinery/label
 import type { Obj } from '../../machinery/object.js';
 import { type FieldError, invalid, notSupported, PrintedValue, required } from '../../machinery/status.js';
 import { goStringSlice, nameIsDNSSubdomain, validatePathSegmentName } from '../../machinery/validation.js';
-import { child, childRecords, isSet, list, type Rec, rec, recOrNil, records, str, strings } from '../core/fields.js';
+import { child, childRecords, isSet, list, type Rec, rec, recOrNil, records, str, strings } from '../../machinery/fields.js';
 import { compileSelector, labelSelectorOf } from '../apps/workload-validation.js';
 
 /** The RBAC API group as the brand spells it (`rbac.authorization.k8s.io` upstream). */

@@ -7,7 +7,7 @@
 import type { Obj } from '../../machinery/object.js';
 import { metaOf } from '../../machinery/object.js';
 import { type FieldError, forbiddenField, invalid, notSupported, required } from '../../machinery/status.js';
-import { isSet, num, str } from '../core/fields.js';
+import { isSet, num, str } from '../../machinery/fields.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../core/value-validation.js';
 
 export const SYSTEM_PRIORITY_CLASS_PREFIX = 'system-';

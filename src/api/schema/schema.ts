@@ -81,13 +81,14 @@ export function createSchemaLookup(definitions: Definitions): SchemaLookup {
   }
   const lookup: SchemaLookup = {
     definitions,
-    definition: (name) => definitions[name],
+    // Own definitions only, so no name (`constructor`) finds an Object.prototype member.
+    definition: (name) => (Object.hasOwn(definitions, name) ? definitions[name] : undefined),
     nameOfKind: (group, version, kind) => byKind.get(`${group}/${version}/${kind}`),
     forKind(group, version, kind) {
       const name = byKind.get(`${group}/${version}/${kind}`);
-      return name === undefined ? undefined : definitions[name];
+      return name === undefined ? undefined : lookup.definition(name);
     },
-    resolve: (s) => (s.$ref === undefined ? s : definitions[refName(s.$ref)]),
+    resolve: (s) => (s.$ref === undefined ? s : lookup.definition(refName(s.$ref))),
   };
   return lookup;
 }

@@ -9,7 +9,7 @@ import type { Obj } from '../../machinery/object.js';
 import { metaOf } from '../../machinery/object.js';
 import { semanticEqual } from '../core/semantic.js';
 import { duplicate, type FieldError, invalid, notSupported, required } from '../../machinery/status.js';
-import { child, isSet, list, numOrNil, type Rec, rec, records, str } from '../core/fields.js';
+import { child, isSet, list, numOrNil, type Rec, rec, records, str } from '../../machinery/fields.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../core/value-validation.js';
 import { validateCSIDriverName } from '../core/volume-validation.js';
 import { storage } from '../groups.js';

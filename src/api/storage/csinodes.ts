@@ -9,7 +9,7 @@ import type { Obj } from '../../machinery/object.js';
 import { semanticEqual } from '../core/semantic.js';
 import { duplicate, type FieldError, invalid, required } from '../../machinery/status.js';
 import { isQualifiedName } from '../../machinery/validation.js';
-import { numOrNil, rec, recOrNil, records, str, strings } from '../core/fields.js';
+import { numOrNil, rec, recOrNil, records, str, strings } from '../../machinery/fields.js';
 import { FIELD_IMMUTABLE_ERROR_MSG, validateNonnegativeField } from '../core/value-validation.js';
 import { validateCSIDriverName } from '../core/volume-validation.js';
 import { storage } from '../groups.js';

@@ -7,7 +7,7 @@ import { deepEqual } from '../../machinery/deep-equal.js';
 import type { Obj } from '../../machinery/object.js';
 import { type FieldError, forbiddenField, invalid, notSupported, required, tooLong } from '../../machinery/status.js';
 import { isQualifiedName } from '../../machinery/validation.js';
-import { isSet, recOrNil, str } from '../core/fields.js';
+import { isSet, recOrNil, str } from '../../machinery/fields.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../core/value-validation.js';
 import { allowedTopologiesErrors } from './topology-validation.js';
 

@@ -6,7 +6,8 @@
 import { deepEqual } from '../../machinery/deep-equal.js';
 import { duplicate, type FieldError, required } from '../../machinery/status.js';
 import { validateLabelName } from '../../machinery/validation.js';
-import { list, records, str, strings } from '../core/fields.js';
+import { list, records, str, strings } from '../../machinery/fields.js';
+import { setOwn } from '../../machinery/own-property.js';
 
 /** One term's requirements as key -> value set (for comparing terms), and the term's errors. */
 function termErrors(term: Record<string, unknown>, fldPath: string): { exprs: Record<string, string[]>; errs: FieldError[] } {
@@ -24,7 +25,7 @@ function termErrors(term: Record<string, unknown>, fldPath: string): { exprs: Re
     const key = str(req.key);
     errs.push(...validateLabelName(key, `${path}.key`));
     if (Object.hasOwn(exprs, key)) errs.push(duplicate(`${path}.key`, key));
-    exprs[key] = [...seen].sort();
+    setOwn(exprs, key, [...seen].sort());
   });
   return { exprs, errs };
 }

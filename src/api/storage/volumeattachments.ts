@@ -7,7 +7,7 @@ import type { Obj } from '../../machinery/object.js';
 import { semanticEqual } from '../core/semantic.js';
 import { type FieldError, forbiddenField, invalid, required, tooLong } from '../../machinery/status.js';
 import { nameIsDNSSubdomain } from '../../machinery/validation.js';
-import { isSet, rec, recOrNil, str } from '../core/fields.js';
+import { isSet, rec, recOrNil, str } from '../../machinery/fields.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../core/value-validation.js';
 import { validateCSIDriverName } from '../core/volume-validation.js';
 import { storage } from '../groups.js';

@@ -7,6 +7,7 @@
 import { rfc3339 } from '../../machinery/object.js';
 import { FieldSet } from './field-set.js';
 import { goJsonString } from './value.js';
+import { str } from '../../machinery/fields.js';
 
 export type Operation = 'Apply' | 'Update';
 
@@ -100,10 +101,6 @@ export function parseManagerIdentifier(id: string): Readonly<ManagerInfo> {
   } catch {
     return { manager: id, operation: '' };
   }
-}
-
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
 }
 
 /** Thrown when managedFields cannot be decoded. */

@@ -69,7 +69,7 @@ export class TypedSchemas {
   ref(name: string): TypeRef {
     let ref = this.named.get(name);
     if (ref !== undefined) return ref;
-    const def = this.definitions[name];
+    const def = Object.hasOwn(this.definitions, name) ? this.definitions[name] : undefined;
     if (def === undefined) return DEDUCED;
     let atom: Atom | undefined;
     const resolve: Resolve = (n) => this.ref(n);

@@ -54,8 +54,8 @@ function compareLists(a: unknown[], b: unknown[]): number {
 function compareMaps(a: Record<string, unknown>, b: Record<string, unknown>): number {
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort(compareGoStrings);
   for (const k of keys) {
-    if (!(k in a)) return 1;
-    if (!(k in b)) return -1;
+    if (!Object.hasOwn(a, k)) return 1;
+    if (!Object.hasOwn(b, k)) return -1;
     const c = compareValues(a[k], b[k]);
     if (c !== 0) return c;
   }

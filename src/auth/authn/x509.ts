@@ -1,23 +1,66 @@
 /**
- * Client-certificate authentication: a certificate verified against the client CA is the
- * user in its subject CN with its O fields as groups. The result is cached per connection,
- * since a TLS connection's peer never changes.
+ * Client-certificate authentication (`--client-ca-file`), as upstream's x509 authenticator:
+ * a certificate issued by one of the CAs, valid now and with the clientAuth usage, is the user
+ * in its subject CN with each O as a group. A certificate that fails verification is an error
+ * (401, never anonymous); no certificate, or an empty CN, is no opinion. The TLS layer only
+ * collects the certificate; each authenticator verifies against its own CAs, so the front
+ * proxy's CA never vouches for ordinary users. Results are cached per connection: its peer
+ * never changes.
  */
+import { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import type { UserInfo } from '../../machinery/user.js';
+import { AuthenticationFailure, type Authenticator } from './authenticator.js';
 import { identityFromCertificate } from '../../pki/client-identity.js';
 
-const cache = new WeakMap<object, UserInfo | null>();
+const CLIENT_AUTH_USAGE = '1.3.6.1.5.5.7.3.2';
+const ANY_USAGE = '2.5.29.37.0';
 
-/** The user of a verified client certificate on this connection, or undefined. */
-export function authenticateClientCertificate(socket: TLSSocket): UserInfo | undefined {
-  const hit = cache.get(socket);
-  if (hit !== undefined) return hit ?? undefined;
-  let user: UserInfo | null = null;
-  if (socket.authorized) {
-    const cert = socket.getPeerCertificate();
-    if (cert && Object.keys(cert).length > 0) user = identityFromCertificate(cert);
-  }
-  cache.set(socket, user);
-  return user ?? undefined;
+/** A verified peer certificate, or a reason it is not. */
+export type PeerVerification = { cert: X509Certificate } | { error: string } | undefined;
+
+/** Splits a PEM bundle into certificates; throws on anything unreadable. */
+export function parseCertificateBundle(pem: string): X509Certificate[] {
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0) throw new Error('no certificate found in the PEM data');
+  return blocks.map((b) => new X509Certificate(b));
+}
+
+/** Verifies the connection's client certificate against roots (issued by one, in date, clientAuth). */
+export function verifyPeer(socket: TLSSocket, roots: readonly X509Certificate[], now = Date.now()): PeerVerification {
+  const raw = socket.getPeerX509Certificate?.();
+  if (!raw) return undefined;
+  const subject = raw.subject.split('\n').find((l) => l.startsWith('CN=')) ?? 'CN=';
+  const fail = (why: string) => ({ error: `verifying certificate ${subject}, serial ${raw.serialNumber} failed: x509: ${why}` });
+  if (Date.parse(raw.validFrom) > now || Date.parse(raw.validTo) < now) return fail('certificate has expired or is not yet valid');
+  const issuer = roots.find((ca) => raw.checkIssued(ca) && raw.verify(ca.publicKey));
+  if (!issuer) return fail('certificate signed by unknown authority');
+  const usages = raw.keyUsage;
+  if (usages !== undefined && !usages.includes(CLIENT_AUTH_USAGE) && !usages.includes(ANY_USAGE))
+    return fail('certificate specifies an incompatible key usage');
+  return { cert: raw };
+}
+
+/** Client certificates issued by caPem's CAs as an authentication method. */
+export function x509Authenticator(caPem: string): Authenticator {
+  const roots = parseCertificateBundle(caPem);
+  const cache = new WeakMap<object, UserInfo | string | null>();
+  return {
+    authenticate(req) {
+      let hit = cache.get(req.socket);
+      if (hit === undefined) {
+        hit = identify(req.socket, verifyPeer(req.socket, roots));
+        cache.set(req.socket, hit);
+      }
+      if (typeof hit === 'string') throw new AuthenticationFailure(hit);
+      return hit ?? undefined;
+    },
+  };
+}
+
+function identify(socket: TLSSocket, v: PeerVerification): UserInfo | string | null {
+  if (v === undefined) return null;
+  if ('error' in v) return v.error;
+  const user = identityFromCertificate(socket.getPeerCertificate());
+  return user.name === '' ? null : user;
 }

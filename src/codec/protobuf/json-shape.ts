@@ -12,6 +12,7 @@ import protobuf from 'protobufjs';
 import { ProtobufEncodeError } from './errors.js';
 import { type NestedConverters, SPECIAL_MESSAGES } from './json-specials.js';
 import { base64ToBytes, bytesToBase64, int64ToNumber } from './wire-values.js';
+import { setOwn } from '../../machinery/own-property.js';
 
 type Msg = Record<string, unknown>;
 type Shape = 'omitempty' | 'pointer' | 'always' | 'nullable' | 'inline';
@@ -151,7 +152,7 @@ function messageToJson(plan: TypePlan, m: Msg): Msg {
         continue;
       }
       const obj: Msg = {};
-      for (const k of keys) obj[k] = f.toJson((v as Msg)[k]);
+      for (const k of keys) setOwn(obj, k, f.toJson((v as Msg)[k]));
       out[f.key] = obj;
     } else if (f.container === 'repeated') {
       const arr = v as unknown[] | undefined;
@@ -206,7 +207,7 @@ function jsonToMessage(plan: TypePlan, json: unknown): Msg {
       if (f.container === 'map') {
         if (typeof v !== 'object' || Array.isArray(v)) throw new ProtobufEncodeError(`expected an object, got ${JSON.stringify(v)}`);
         const obj: Msg = {};
-        for (const k of Object.keys(v as Msg)) obj[k] = elementFromJson(f, (v as Msg)[k]);
+        for (const k of Object.keys(v as Msg)) setOwn(obj, k, elementFromJson(f, (v as Msg)[k]));
         out[f.name] = obj;
       } else if (f.container === 'repeated') {
         if (!Array.isArray(v)) throw new ProtobufEncodeError(`expected an array, got ${JSON.stringify(v)}`);

@@ -11,8 +11,12 @@ import { ProtobufEncodeError } from './errors.js';
 import { jsonToProtobufMessage } from './json-shape.js';
 import { protobufTypeFor } from './registry.js';
 
-/** Encoded items kept between the sizing pass and the writing pass. */
-const KEEP_ENCODED_BYTES = 8 * 1024 * 1024;
+/**
+ * Encoded items kept between the sizing pass and the writing pass: lists up to this size are
+ * encoded once; past it, the rest is encoded again as it is written (twice the CPU for those
+ * items), so a client that stops reading pins at most this much.
+ */
+const KEEP_ENCODED_BYTES = 4 * 1024 * 1024;
 
 export interface ProtobufListSource {
   apiVersion: string;
@@ -22,7 +26,7 @@ export interface ProtobufListSource {
   count: number;
   /** The JSON object of item i (each is asked for once or twice, in order). */
   item(i: number): Record<string, unknown>;
-  /** Encoded items kept between the passes; default 8 MiB. */
+  /** Encoded items kept between the passes; default 4 MiB. */
   keepEncodedBytes?: number;
 }
 

@@ -1,36 +1,20 @@
 /**
  * Server-side apply: PATCH with `application/apply-patch+yaml` (YAML or JSON). The field
- * manager merges the configuration into the live object inside the update loop; an object that
- * does not exist is created from it (201), as upstream's patch with forceAllowCreate.
+ * manager merges the configuration into the live object inside the update loop; the registry
+ * creates an object that does not exist from it (201), as upstream's patch with forceAllowCreate.
  */
 import { parse as parseYaml } from 'yaml';
-import { parseBoolError, parseGoBool } from '../../machinery/go-bool.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
-import { badRequest, conflict, type FieldError, forbiddenField, required, StatusError } from '../../machinery/status.js';
+import { badRequest } from '../../machinery/status.js';
+import type { Patcher } from '../../registry/capabilities.js';
 import { readBody } from '../http.js';
-import { fieldManagerErrors, invalidOptions } from './field-management.js';
-import { fieldManagerFor } from './field-tracking.js';
-import { fieldValidationOf, readFieldsAs } from './field-validation.js';
+import { fieldManagerOf } from './field-management.js';
+import { readFieldsAs } from './field-validation.js';
 import { objectShapeError } from '../../machinery/object-shape.js';
-import { admitFor, mutateFor, dryRunOf, type ResourceRequest, writeStored } from './resource-request.js';
+import { patchOptionsOf } from './options.js';
+import { mutatingAdmissionFor, type ResourceRequest, validatingAdmissionFor, writeStored } from './resource-request.js';
 
 export const APPLY_PATCH = 'application/apply-patch+yaml';
-
-/**
- * PatchOptions as upstream decodes and validates them: `force` parses as Go's ParseBool (400
- * otherwise) and is for apply only; apply needs a fieldManager; 422 on PatchOptions.
- */
-export function patchOptionsOf(r: ResourceRequest, apply: boolean): { force: boolean } {
-  const raw = r.query.get('force');
-  const force = raw === null ? undefined : parseGoBool(raw);
-  if (raw !== null && force === undefined) throw badRequest(parseBoolError(raw));
-  const errs: FieldError[] = [];
-  if (!apply && force !== undefined) errs.push(forbiddenField('force', 'may not be specified for non-apply patch'));
-  if (apply && (r.query.get('fieldManager') ?? '') === '') errs.push(required('fieldManager', 'is required for apply patch'));
-  errs.push(...fieldManagerErrors(r));
-  if (errs.length > 0) throw invalidOptions(r, 'PatchOptions', errs);
-  return { force: force ?? false };
-}
 
 /** The applied configuration: a YAML (or JSON) mapping; null or empty is an empty one. */
 function decodeConfig(text: string): Obj {
@@ -78,57 +62,26 @@ function checkName(r: ResourceRequest, obj: Obj): Obj {
  */
 function asStoredType(r: ResourceRequest, obj: Obj): Obj {
   const shape = objectShapeError(obj);
-  const { kind, version } = r.store.info;
+  const { kind } = r.scope;
+  const { version } = r.scope.info;
   if (shape !== undefined) throw badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${shape}`);
   readFieldsAs(r, obj, 'Ignore', undefined);
   return obj;
 }
 
-function isNotFound(e: unknown): boolean {
-  return e instanceof StatusError && e.code === 404;
-}
-
-function isAlreadyExists(e: unknown): boolean {
-  return e instanceof StatusError && e.reason === 'AlreadyExists';
-}
-
-/** Applies the body for its fieldManager; creates the object when it does not exist. */
-export async function handleApply(r: ResourceRequest): Promise<void> {
-  const fm = fieldManagerFor(r);
+/** Applies the body for its fieldManager; the registry creates the object when it does not exist. */
+export async function handleApply(r: ResourceRequest, patcher: Patcher): Promise<void> {
+  const fm = await fieldManagerOf(r);
   if (fm === undefined) throw new Error('apply without a field manager');
   const raw = (await readBody(r.req)).toString('utf8');
-  const { force } = patchOptionsOf(r, true);
-  const dryRun = dryRunOf(r.query);
-  fieldValidationOf(r, 'PatchOptions');
+  const opts = patchOptionsOf(r.query, r.ctx.brand, true);
   const config = decodeConfig(raw);
-  const manager = r.query.get('fieldManager') as string;
-  const apply = (live: Obj | undefined) => checkName(r, asStoredType(r, fm.apply(live, structuredClone(config), manager, force)));
-  for (;;) {
-    try {
-      const { obj } = await r.store.guaranteedUpdate(r.ctx, r.namespace, r.name, (current) => apply(current), {
-        dryRun,
-        subresource: r.subresource,
-        mutate: mutateFor(r, 'UPDATE'),
-        admit: admitFor(r, 'UPDATE'),
-      });
-      writeStored(r, 200, obj, dryRun);
-      return;
-    } catch (e) {
-      // Only the main resource is created by apply; a subresource of a missing object is 404.
-      if (!isNotFound(e) || r.subresource !== '') throw e;
-    }
-    try {
-      const obj = apply(undefined);
-      const uid = isPlainObject(obj.metadata) ? obj.metadata.uid : undefined;
-      if (typeof uid === 'string' && uid !== '') {
-        throw conflict(r.store.info.groupResource, r.name, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
-      }
-      const created = await r.store.create(r.ctx, r.namespace, obj, { dryRun, mutate: mutateFor(r, 'CREATE'), admit: admitFor(r, 'CREATE') });
-      writeStored(r, 201, created, dryRun);
-      return;
-    } catch (e) {
-      // Another writer created it first: apply to theirs.
-      if (!isAlreadyExists(e)) throw e;
-    }
-  }
+  const apply = (live: Obj | undefined) => checkName(r, asStoredType(r, fm.apply(live, structuredClone(config), opts.fieldManager, opts.force)));
+  const { obj, created } = await patcher.update(r.ctx, r.namespace, r.name, apply, {
+    dryRun: opts.dryRun,
+    mutatingAdmission: mutatingAdmissionFor(r, 'UPDATE'),
+    validatingAdmission: validatingAdmissionFor(r, 'UPDATE'),
+    createIfMissing: { mutatingAdmission: mutatingAdmissionFor(r, 'CREATE'), validatingAdmission: validatingAdmissionFor(r, 'CREATE') },
+  });
+  writeStored(r, created ? 201 : 200, obj, opts.dryRun);
 }

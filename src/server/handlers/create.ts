@@ -1,30 +1,23 @@
-/** POST on a collection: create one object (201), or 200 on dry-run as upstream. */
-import { writeObject } from '../http.js';
-import { fieldValidationOf, readFieldsAs } from './field-validation.js';
-import { checkWriteOptions, fieldTracking } from './field-management.js';
-import { review } from '../../registry/reviews.js';
-import { createBinding, isBinding } from './binding.js';
-import { admitFor, mutateFor, dryRunOf, expectObjectOfKind, readObjectBody, type ResourceRequest, writeStored } from './resource-request.js';
+/** POST on a collection, or on a subresource that creates: the scope's Creater answers. */
+import { readFieldsAs } from './field-validation.js';
+import { trackingFor } from './field-management.js';
+import { writeOptionsOf } from './options.js';
+import { expectObjectOfKind, mutatingAdmissionFor, readObjectBody, type ResourceRequest, validatingAdmissionFor, writeStored } from './resource-request.js';
 
-/** Creates the body's object in the request's namespace. */
+/** Creates from the body in the request's namespace; 201 with what the Creater answers. */
 export async function handleCreate(r: ResourceRequest): Promise<void> {
-  const dryRun = dryRunOf(r.query);
-  const fieldValidation = fieldValidationOf(r, 'CreateOptions');
-  checkWriteOptions(r, 'CreateOptions');
+  const opts = writeOptionsOf(r.query, r.ctx.brand, 'CreateOptions');
+  const creater = r.scope.capabilities.creater;
+  if (creater === undefined) throw new Error(`${r.scope.info.plural} routed a create without a Creater`);
   const body = await readObjectBody(r);
   const obj = expectObjectOfKind(r, body.value);
-  readFieldsAs(r, obj, fieldValidation, body.json);
-  if (isBinding(r.store.info)) return createBinding(r, obj, dryRun);
-  if (r.store.info.def.virtual) {
-    writeObject(r.res, 201, review(r.store.info, r.reviews, r.ctx, r.namespace, obj), r.output);
-    return;
-  }
-  const { trackWrite } = await fieldTracking();
-  const created = await r.store.create(r.ctx, r.namespace, obj, {
-    dryRun,
-    track: (next, live) => trackWrite(r, next, live),
-    mutate: mutateFor(r, 'CREATE'),
-    admit: admitFor(r, 'CREATE'),
+  readFieldsAs(r, obj, opts.fieldValidation, body.json);
+  const created = await creater.create(r.ctx, r.namespace, obj, {
+    dryRun: opts.dryRun,
+    name: r.subresource === '' ? undefined : r.name,
+    track: await trackingFor(r, opts),
+    mutatingAdmission: mutatingAdmissionFor(r, 'CREATE'),
+    validatingAdmission: validatingAdmissionFor(r, 'CREATE'),
   });
-  writeStored(r, 201, created, dryRun);
+  writeStored(r, 201, created, opts.dryRun);
 }

@@ -1,35 +1,35 @@
 /**
  * Field ownership on every write (upstream's handlers wiring of the field manager): the
- * manager's name (fieldManager, else the User-Agent's product) and the options checks. The
- * field manager itself (field-tracking.ts, with the server-side-apply machinery) is loaded on
- * the first write, not at start-up.
+ * manager's name (fieldManager, else the User-Agent's product) and the registry's track hook.
+ * The field manager itself belongs to the resource scope and loads on the first write.
  */
-import { validateFieldManager } from '../../machinery/object-meta-validation.js';
-import { type FieldError, invalidObject, type StatusError } from '../../machinery/status.js';
+import type { FieldManager } from '../../apply/field-manager.js';
+import type { Obj } from '../../machinery/object.js';
+import { prefixFromUserAgent } from './field-manager-name.js';
+import type { CreateOptions } from './options.js';
 import type { ResourceRequest } from './resource-request.js';
 
 let tracking: Promise<typeof import('./field-tracking.js')> | undefined;
 
 /** The field-tracking module, loaded once on first use. */
-export function fieldTracking(): Promise<typeof import('./field-tracking.js')> {
+function fieldTracking(): Promise<typeof import('./field-tracking.js')> {
   tracking ??= import('./field-tracking.js');
   return tracking;
 }
 
-/** 422 on the options kind (`PatchOptions.meta.orch.io "" is invalid: ...`), without a name. */
-export function invalidOptions(r: ResourceRequest, kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions', errs: FieldError[]): StatusError {
-  const err = invalidObject(kind, r.ctx.brand.metaGroup, '', errs);
-  if (err.details) delete err.details.name;
-  return err;
+/** The manager a write is recorded under: fieldManager, else from the User-Agent. */
+export function managerOf(r: ResourceRequest, opts: CreateOptions): string {
+  return opts.fieldManager !== '' ? opts.fieldManager : prefixFromUserAgent(String(r.req.headers['user-agent'] ?? ''));
 }
 
-/** ValidateFieldManager of the fieldManager option of a create, update or patch. */
-export function fieldManagerErrors(r: ResourceRequest): FieldError[] {
-  return validateFieldManager(r.query.get('fieldManager') ?? '', 'fieldManager');
+/** The scope's field manager; undefined when ServerSideApply is off. */
+export async function fieldManagerOf(r: ResourceRequest): Promise<FieldManager | undefined> {
+  return r.serverSideApply ? r.scope.fieldManager() : undefined;
 }
 
-/** Checks the fieldManager option of a create or update (422 on the options kind). */
-export function checkWriteOptions(r: ResourceRequest, kind: 'CreateOptions' | 'UpdateOptions'): void {
-  const errs = fieldManagerErrors(r);
-  if (errs.length > 0) throw invalidOptions(r, kind, errs);
+/** The registry's track hook for a non-apply write of this request. */
+export async function trackingFor(r: ResourceRequest, opts: CreateOptions): Promise<(next: Obj, live: Obj | undefined) => void> {
+  const [{ trackWrite }, fm] = await Promise.all([fieldTracking(), fieldManagerOf(r)]);
+  const manager = managerOf(r, opts);
+  return (next, live) => trackWrite(fm, next, live, manager);
 }

@@ -1,5 +1,4 @@
-/** The name a write's field ownership is recorded under, as upstream's handlers derive it. */
-import type { ResourceRequest } from './resource-request.js';
+/** The name a write's field ownership is recorded under when no fieldManager is given, as upstream's handlers derive it. */
 
 /** Upstream's FieldManagerMaxLength: the User-Agent prefix is cut to fit it. */
 const FIELD_MANAGER_MAX_BYTES = 128;
@@ -18,10 +17,4 @@ export function prefixFromUserAgent(userAgent: string): string {
     bytes += n;
   }
   return out;
-}
-
-/** The manager a write is recorded under: fieldManager, else from the User-Agent. */
-export function managerOf(r: ResourceRequest): string {
-  const given = r.query.get('fieldManager') ?? '';
-  return given !== '' ? given : prefixFromUserAgent(String(r.req.headers['user-agent'] ?? ''));
 }

@@ -4,38 +4,16 @@
  * with a `Warning` header, Strict refuses the write (400, upstream's `strict decoding error`).
  * A value of the wrong JSON type is refused in every mode, as Go's decoder refuses it.
  */
-import { apiSchemas, upstreamGroup } from '../../api/schema/index.js';
+import { apiSchemas } from '../../api/schema/index.js';
 import { duplicateFields } from '../../codec/duplicate-fields.js';
 import { FieldTypeError, readTypedFields } from '../../codec/typed-fields.js';
-import { badRequest, invalid, invalidObject, notSupported } from '../../machinery/status.js';
+import { badRequest, invalid, invalidObject } from '../../machinery/status.js';
 import type { Obj } from '../../machinery/object.js';
-import type { ResourceInfo } from '../../registry/resource-info.js';
 import { addWarning } from '../http.js';
+import type { FieldValidation } from './options.js';
 import type { ResourceRequest } from './resource-request.js';
 
-export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
-const DIRECTIVES: readonly FieldValidation[] = ['Ignore', 'Strict', 'Warn'];
-
-/** The request's directive; an unknown one is 422 on the options kind, as upstream validates options. */
-export function fieldValidationOf(r: ResourceRequest, optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'): FieldValidation {
-  const value = r.query.get('fieldValidation') ?? '';
-  if (value === '') return 'Warn';
-  if (!(DIRECTIVES as readonly string[]).includes(value)) {
-    throw invalidObject(optionsKind, r.ctx.brand.metaGroup, '', [notSupported('fieldValidation', value, ['', ...DIRECTIVES])]);
-  }
-  return value as FieldValidation;
-}
-
-const definitionNames = new WeakMap<ResourceInfo, string | undefined>();
-
-/** The schema definition of a resource's kind (undefined for a type without one). */
-export function definitionOf(info: ResourceInfo): string | undefined {
-  if (!definitionNames.has(info)) {
-    const def = info.def;
-    definitionNames.set(info, apiSchemas().nameOfKind(upstreamGroup(def.groupStem, def.branded), def.version, def.kind));
-  }
-  return definitionNames.get(info);
-}
+export type { FieldValidation };
 
 /**
  * Reads obj as its kind under the directive: prunes unknown fields, then warns or refuses.
@@ -45,16 +23,16 @@ export function definitionOf(info: ResourceInfo): string | undefined {
  * the object, a strict refusal quotes the patch under an empty kind, as upstream's patcher).
  */
 export function readFieldsAs(r: ResourceRequest, obj: Obj, mode: FieldValidation, json: string | undefined, patch?: string): void {
-  const info = r.store.info;
-  const name = definitionOf(info);
+  const info = r.scope;
+  const name = info.definitionName();
   if (name === undefined) return;
   let unknown: string[];
   try {
     unknown = readTypedFields(obj, apiSchemas(), name);
   } catch (e) {
     if (!(e instanceof FieldTypeError)) throw e;
-    if (patch !== undefined) throw invalidObject(info.kind, info.group, r.name, [invalid('patch', '', e.message)]);
-    throw badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${e.message}`);
+    if (patch !== undefined) throw invalidObject(info.kind, info.info.group, r.name, [invalid('patch', '', e.message)]);
+    throw badRequest(`${info.kind} in version "${info.info.version}" cannot be handled as a ${info.kind}: ${e.message}`);
   }
   if (mode === 'Ignore') return;
   const problems = [
@@ -65,7 +43,7 @@ export function readFieldsAs(r: ResourceRequest, obj: Obj, mode: FieldValidation
   if (mode === 'Strict') {
     const why = `strict decoding error: ${problems.join(', ')}`;
     if (patch !== undefined) throw invalidObject('', '', '', [invalid('patch', patch, why)]);
-    throw badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${why}`);
+    throw badRequest(`${info.kind} in version "${info.info.version}" cannot be handled as a ${info.kind}: ${why}`);
   }
   for (const p of problems) addWarning(r.res, p);
 }

@@ -1,16 +1,19 @@
-/** GET of one object (or its status subresource, which is the same object). */
-import { chooseEncoding, contentTypeOf, encodeBytes } from '../../codec/serialize.js';
+/** GET of one object (or of a subresource that reads it): the scope's Getter. */
+import { contentTypeOf, encodeBytes } from '../../codec/serialize.js';
 import { entryObject } from '../../registry/cache-entry.js';
 import { planGet } from '../../registry/read-options.js';
 import type { ResourceRequest } from './resource-request.js';
+import { getOptionsOf } from './options.js';
 import { writeBody, writeObject } from '../http.js';
 
 /** Answers 200 with the object per the Get table, or the Status of why not. */
 export async function handleGet(r: ResourceRequest): Promise<void> {
-  const { info } = r.store;
+  const { scope } = r;
+  const getter = scope.capabilities.getter;
+  if (getter === undefined) throw new Error(`${scope.info.plural} routed a get without a Getter`);
   const { pretty, protobufMediaType } = r.output;
-  const encoding = chooseEncoding(r.output.encodings, info.apiVersion, info.kind);
-  const entry = await r.store.readEntry(r.namespace, r.name, planGet(r.query.get('resourceVersion') ?? undefined));
+  const encoding = scope.encodingFor(r.output.encodings);
+  const entry = await getter.readEntry(r.namespace, r.name, planGet(getOptionsOf(r.query).resourceVersion));
   if (r.output.as) {
     // Tables and their printers load on the first request for one, not at start-up.
     const { transformObject } = await import('./transform.js');

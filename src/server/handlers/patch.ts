@@ -12,9 +12,10 @@ import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest, invalid, invalidObject, unsupportedMediaType } from '../../machinery/status.js';
 import { exceedsDepth, jsonType, MAX_JSON_DEPTH, objectShapeError } from '../../machinery/object-shape.js';
 import { readBody } from '../http.js';
-import { definitionOf, fieldValidationOf, readFieldsAs } from './field-validation.js';
-import { fieldTracking } from './field-management.js';
-import { admitFor, mutateFor, dryRunOf, type ResourceRequest, writeStored } from './resource-request.js';
+import { readFieldsAs } from './field-validation.js';
+import { trackingFor } from './field-management.js';
+import { patchOptionsOf } from './options.js';
+import { mutatingAdmissionFor, type ResourceRequest, validatingAdmissionFor, writeStored } from './resource-request.js';
 
 const JSON_PATCH = 'application/json-patch+json';
 const MERGE_PATCH = 'application/merge-patch+json';
@@ -27,8 +28,10 @@ const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
  * custom resource) has none, and the type is refused as upstream refuses it.
  */
 function strategicSchemaOf(r: ResourceRequest, smp: StrategicModule): PatchSchema | undefined {
-  const name = definitionOf(r.store.info);
-  return name === undefined ? undefined : smp.PatchSchema.forDefinition(apiSchemas(), name);
+  return r.scope.cached('strategicMergePatchSchema', () => {
+    const name = r.scope.definitionName();
+    return name === undefined ? undefined : smp.PatchSchema.forDefinition(apiSchemas(), name);
+  });
 }
 
 /** The patch types a resource accepts, in upstream's order (strategic after merge patch). */
@@ -43,33 +46,28 @@ type StrategicModule = typeof import('../../apply/strategic-merge-patch.js');
 interface Patchers {
   apply: typeof import('./apply.js');
   smp: StrategicModule;
-  tracking: typeof import('./field-tracking.js');
 }
 
 let patcherModules: Promise<Patchers> | undefined;
 
 /** Strategic merge patch and server-side apply, loaded on the first PATCH rather than at start-up. */
 function patchers(): Promise<Patchers> {
-  patcherModules ??= Promise.all([import('./apply.js'), import('../../apply/strategic-merge-patch.js'), fieldTracking()]).then(([apply, smp, tracking]) => ({
-    apply,
-    smp,
-    tracking,
-  }));
+  patcherModules ??= Promise.all([import('./apply.js'), import('../../apply/strategic-merge-patch.js')]).then(([apply, smp]) => ({ apply, smp }));
   return patcherModules;
 }
 
 /** Applies the body as a patch of the request's Content-Type. */
 export async function handlePatch(r: ResourceRequest): Promise<void> {
-  const { apply, smp, tracking } = await patchers();
-  const { APPLY_PATCH, handleApply, patchOptionsOf } = apply;
+  const { apply, smp } = await patchers();
+  const { APPLY_PATCH, handleApply } = apply;
+  const patcher = r.scope.capabilities.patcher;
+  if (patcher === undefined) throw new Error(`${r.scope.info.plural} routed a patch without a Patcher`);
   const type = mediaTypeEssence(r.req.headers['content-type'] as string | undefined);
   const strategic = strategicSchemaOf(r, smp);
   const accepted = [...acceptedPatchTypes(strategic), ...(r.serverSideApply ? [APPLY_PATCH] : [])];
   if (!accepted.includes(type)) throw unsupportedMediaType(accepted);
-  if (type === APPLY_PATCH) return handleApply(r);
-  const dryRun = dryRunOf(r.query);
-  patchOptionsOf(r, false);
-  const fieldValidation = fieldValidationOf(r, 'PatchOptions');
+  if (type === APPLY_PATCH) return handleApply(r, patcher);
+  const opts = patchOptionsOf(r.query, r.ctx.brand, false);
   const raw = (await readBody(r.req)).toString('utf8');
   let patch: unknown;
   try {
@@ -83,7 +81,7 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     throw badRequest(`json: cannot unmarshal ${jsonType(patch)} into Go value of type map[string]interface {}`);
   }
   if (exceedsDepth(patch)) throw badRequest(`error decoding patch: json: exceeded max depth of ${MAX_JSON_DEPTH}`);
-  const info = r.store.info;
+  const info = r.scope;
   const transform = (current: Obj): Obj => {
     const patched = (
       type === JSON_PATCH
@@ -98,16 +96,15 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     }
     // As upstream, a patched object its types cannot hold is 422 Invalid on `patch`.
     const shape = objectShapeError(patched);
-    if (shape !== undefined) throw invalidObject(info.kind, info.group, r.name, [invalid('patch', '', shape)]);
-    readFieldsAs(r, patched, fieldValidation, type === MERGE_PATCH || type === STRATEGIC_MERGE_PATCH ? raw : undefined, raw);
+    if (shape !== undefined) throw invalidObject(info.kind, info.info.group, r.name, [invalid('patch', '', shape)]);
+    readFieldsAs(r, patched, opts.fieldValidation, type === MERGE_PATCH || type === STRATEGIC_MERGE_PATCH ? raw : undefined, raw);
     return patched;
   };
-  const { obj } = await r.store.guaranteedUpdate(r.ctx, r.namespace, r.name, transform, {
-    dryRun,
-    subresource: r.subresource,
-    track: (next, live) => tracking.trackWrite(r, next, live),
-    mutate: mutateFor(r, 'UPDATE'),
-    admit: admitFor(r, 'UPDATE'),
+  const { obj } = await patcher.update(r.ctx, r.namespace, r.name, transform, {
+    dryRun: opts.dryRun,
+    track: await trackingFor(r, opts),
+    mutatingAdmission: mutatingAdmissionFor(r, 'UPDATE'),
+    validatingAdmission: validatingAdmissionFor(r, 'UPDATE'),
   });
-  writeStored(r, 200, obj, dryRun);
+  writeStored(r, 200, obj, opts.dryRun);
 }

@@ -1,11 +1,10 @@
 /**
- * What every resource handler receives, and the decoding shared by them: body, query options
- * (dryRun, list options, delete options) and response negotiation.
+ * What every resource handler receives (the request, its resource scope, the negotiated output),
+ * and what handlers share: body decoding, admission hooks, and writing a stored object.
  */
 import { parse as parseYaml } from 'yaml';
-import type { GenericStore } from '../../registry/generic-store.js';
-import type { RequestContext, AdmitFn, ListOptions } from '../../registry/context.js';
-import type { Registry } from '../../registry/registry.js';
+import type { AdmissionHook, RequestContext } from '../../registry/context.js';
+import type { ResourceScope } from '../scope.js';
 import type { RequestInfo } from '../request-info.js';
 import type { Output, Request, Response } from '../http.js';
 import { readBody, writeBody, writeObject } from '../http.js';
@@ -15,18 +14,16 @@ import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { objectShapeError } from '../../machinery/object-shape.js';
 import type { Admission, AdmissionAttributes } from '../../admission/admission.js';
 import { decodeProtobufObject, ProtobufDecodeError, UnsupportedProtobufType } from '../../codec/protobuf/index.js';
-import type { ReviewDeps } from '../../registry/reviews.js';
 
 export interface ResourceRequest {
   req: Request;
   res: Response;
   info: RequestInfo;
   query: URLSearchParams;
-  store: GenericStore;
-  registry: Registry;
+  /** What the addressed resource or subresource is and serves, built at registration. */
+  scope: ResourceScope;
   ctx: RequestContext;
   admission: Admission;
-  reviews: ReviewDeps;
   /** Namespace of the object (empty for cluster-scoped types). */
   namespace: string;
   name: string;
@@ -37,6 +34,8 @@ export interface ResourceRequest {
   shuttingDown: Promise<void>;
   /** The ServerSideApply feature gate: apply patches and managedFields tracking. */
   serverSideApply: boolean;
+  /** --min-request-timeout: a watch without timeoutSeconds lasts 1-2x this. */
+  minRequestTimeoutSeconds: number;
 }
 
 /** A decoded request body, and its text when it was JSON (for repeated-key checks). */
@@ -71,7 +70,7 @@ export async function readObjectBody(r: ResourceRequest): Promise<DecodedBody> {
 
 /** A protobuf body as the JSON object the JSON path would have read. */
 function decodeProtobufBody(r: ResourceRequest, body: Buffer): unknown {
-  const info = r.store.info;
+  const info = r.scope;
   try {
     return decodeProtobufObject(body, { apiVersion: info.apiVersion, kind: info.kind });
   } catch (e) {
@@ -83,7 +82,8 @@ function decodeProtobufBody(r: ResourceRequest, body: Buffer): unknown {
 
 /** Checks a body is an object of the URL's kind and apiVersion (when it says which). */
 export function expectObjectOfKind(r: ResourceRequest, body: unknown): Obj {
-  const info = r.store.info;
+  const info = r.scope;
+  const version = r.scope.info.version;
   if (!isPlainObject(body)) throw badRequest(`the object provided is unrecognized (must be of type ${info.kind})`);
   const obj = body as Obj;
   if (obj.apiVersion !== undefined && obj.apiVersion !== '' && obj.apiVersion !== info.apiVersion) {
@@ -97,61 +97,31 @@ export function expectObjectOfKind(r: ResourceRequest, body: unknown): Obj {
   if (obj.metadata !== undefined && !isPlainObject(obj.metadata)) throw badRequest('metadata must be an object');
   // Upstream's typed decoding refuses what its Go types cannot hold (a string of labels, a deep nest).
   const shape = objectShapeError(obj);
-  if (shape !== undefined) throw badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${shape}`);
+  if (shape !== undefined) throw badRequest(`${info.kind} in version "${version}" cannot be handled as a ${info.kind}: ${shape}`);
   obj.apiVersion = info.apiVersion;
   obj.kind = info.kind;
   return obj;
 }
 
-/** `dryRun=All` → true; absent → false; anything else is 400. */
-export function dryRunOf(query: URLSearchParams): boolean {
-  const values = query.getAll('dryRun');
-  if (values.length === 0) return false;
-  for (const v of values) {
-    if (v !== 'All') throw badRequest(`Invalid dryRun value: Unsupported value: "${v}": supported values: "All"`);
-  }
-  return true;
-}
-
-function intParam(query: URLSearchParams, name: string): number | undefined {
-  const v = query.get(name);
-  if (v === null || v === '') return undefined;
-  if (!/^-?\d+$/.test(v)) throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)}: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
-  const n = Number(v);
-  // Beyond int64 upstream fails to parse; beyond 2^53 a JS number is no longer exact either.
-  if (!Number.isSafeInteger(n))
-    throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)}: strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range`);
-  return n;
-}
-
-/** Parses list/watch query parameters. */
-export function listOptionsOf(query: URLSearchParams): ListOptions {
-  const limit = intParam(query, 'limit');
-  return {
-    labelSelector: query.get('labelSelector') ?? undefined,
-    fieldSelector: query.get('fieldSelector') ?? undefined,
-    limit,
-    continue: query.get('continue') ?? undefined,
-    resourceVersion: query.get('resourceVersion') ?? undefined,
-    resourceVersionMatch: query.get('resourceVersionMatch') ?? undefined,
-  };
-}
-
-export { intParam };
-
 /** What admission is told of a write of this request on obj (old: the stored object, if any). */
-function admissionAttributes(r: ResourceRequest, operation: AdmissionAttributes['operation'], obj: Obj, old: Obj | undefined): AdmissionAttributes {
-  return { operation, resource: r.store.info, namespace: r.namespace, name: r.name, subresource: r.subresource, object: obj, oldObject: old, ctx: r.ctx };
+function admissionAttributes(
+  r: ResourceRequest,
+  operation: AdmissionAttributes['operation'],
+  obj: Obj,
+  old: Obj | undefined,
+  name = r.name,
+): AdmissionAttributes {
+  return { operation, resource: r.scope.info, namespace: r.namespace, name, subresource: r.subresource, object: obj, oldObject: old, ctx: r.ctx };
 }
 
-/** The mutating-admission callback for a write of this request. */
-export function mutateFor(r: ResourceRequest, operation: 'CREATE' | 'UPDATE'): AdmitFn {
-  return (obj, old) => r.admission.admit(admissionAttributes(r, operation, obj, old));
+/** Mutating admission of a write of this request, as the registry runs it. */
+export function mutatingAdmissionFor(r: ResourceRequest, operation: 'CREATE' | 'UPDATE'): AdmissionHook {
+  return (obj, old) => r.admission.mutate(admissionAttributes(r, operation, obj, old));
 }
 
-/** The validating-admission callback for a write of this request. */
-export function admitFor(r: ResourceRequest, operation: AdmissionAttributes['operation']): AdmitFn {
-  return (obj, old) => r.admission.validate(admissionAttributes(r, operation, obj, old));
+/** Validating admission of a write of this request (`name`: another object's, for a collection delete). */
+export function validatingAdmissionFor(r: ResourceRequest, operation: AdmissionAttributes['operation'], name = r.name): AdmissionHook {
+  return (obj, old) => r.admission.validate(admissionAttributes(r, operation, obj, old, name));
 }
 
 /**
@@ -159,11 +129,12 @@ export function admitFor(r: ResourceRequest, operation: AdmissionAttributes['ope
  * (the write's event reached the cache before the write resolved), anything else encodes.
  */
 export function writeStored(r: ResourceRequest, code: number, obj: Obj, dryRun: boolean): void {
-  const meta = obj.metadata;
+  const meta = isPlainObject(obj.metadata) ? (obj.metadata as { namespace?: string; name?: string; resourceVersion?: string }) : undefined;
   const rv = Number(meta?.resourceVersion);
   const jsonFirst = r.output.encodings[0] === 'json' && !r.output.pretty;
   // A dry run stored nothing: the cache holds the old object.
-  const bytes = jsonFirst && rv > 0 && !dryRun ? r.store.encodedAt(meta?.namespace ?? '', meta?.name ?? '', rv) : undefined;
+  const store = r.scope.store;
+  const bytes = jsonFirst && rv > 0 && !dryRun && store !== undefined ? store.encodedAt(meta?.namespace ?? '', meta?.name ?? '', rv) : undefined;
   if (bytes === undefined) {
     writeObject(r.res, code, obj, r.output);
     return;

@@ -4,21 +4,10 @@
  * columns and rows), or only each object's metadata.
  */
 import type { AsTarget } from '../../codec/negotiation.js';
-import { badRequest } from '../../machinery/status.js';
 import type { Obj } from '../../machinery/object.js';
-import { buildTable, printerFor, toPartialObjectMetadata, type IncludeObject, type TableOptions, type TablePrinter } from '../../printers/index.js';
+import { buildTable, printerFor, toPartialObjectMetadata, type TableOptions, type TablePrinter } from '../../printers/index.js';
+import { tableOptionsOf } from './options.js';
 import type { ResourceRequest } from './resource-request.js';
-
-const INCLUDE_OBJECT: readonly IncludeObject[] = ['None', 'Metadata', 'Object'];
-
-/** The includeObject query parameter (Tables; default Metadata, as upstream's TableOptions). */
-function includeObjectOf(query: URLSearchParams): IncludeObject {
-  const v = query.get('includeObject') ?? '';
-  if (v === '') return 'Metadata';
-  if (!(INCLUDE_OBJECT as readonly string[]).includes(v))
-    throw badRequest(`includeObject: Unsupported value: "${v}": supported values: "None", "Metadata", "Object"`);
-  return v as IncludeObject;
-}
 
 function metaApiVersion(as: AsTarget): string {
   return `${as.group}/${as.version}`;
@@ -55,9 +44,12 @@ export function tableOptionsFor(
   listMeta: ListMeta | undefined,
   noHeaders = false,
 ): { printer: TablePrinter; options: TableOptions } {
-  const { def } = r.store.info;
-  const printer = printerFor(def.groupStem, def.kind, r.ctx.brand);
-  return { printer, options: { includeObject: includeObjectOf(r.query), apiVersion: metaApiVersion(as), listMeta, noHeaders, now: r.ctx.now } };
+  const { def } = r.scope.info;
+  const printer = r.scope.cached('printer', () => printerFor(def.groupStem, def.kind, r.ctx.brand));
+  return {
+    printer,
+    options: { includeObject: tableOptionsOf(r.query).includeObject, apiVersion: metaApiVersion(as), listMeta, noHeaders, now: r.ctx.now },
+  };
 }
 
 function table(r: ResourceRequest, as: AsTarget, items: Obj[], listMeta: ListMeta | undefined, noHeaders: boolean): Obj {

@@ -1,23 +1,22 @@
-/** PUT of one object, its status, or a namespace's finalize subresource. */
-import { fieldValidationOf, readFieldsAs } from './field-validation.js';
-import { checkWriteOptions, fieldTracking } from './field-management.js';
-import { admitFor, mutateFor, dryRunOf, expectObjectOfKind, readObjectBody, type ResourceRequest, writeStored } from './resource-request.js';
+/** PUT of one object or of a subresource that updates (the scope's Updater decides what the write may change). */
+import { readFieldsAs } from './field-validation.js';
+import { trackingFor } from './field-management.js';
+import { writeOptionsOf } from './options.js';
+import { expectObjectOfKind, mutatingAdmissionFor, readObjectBody, type ResourceRequest, validatingAdmissionFor, writeStored } from './resource-request.js';
 
 /** Replaces the object with the body (compare-and-swap when the body carries a resourceVersion). */
 export async function handleUpdate(r: ResourceRequest): Promise<void> {
-  const dryRun = dryRunOf(r.query);
-  const fieldValidation = fieldValidationOf(r, 'UpdateOptions');
-  checkWriteOptions(r, 'UpdateOptions');
+  const opts = writeOptionsOf(r.query, r.ctx.brand, 'UpdateOptions');
+  const updater = r.scope.capabilities.updater;
+  if (updater === undefined) throw new Error(`${r.scope.info.plural} routed an update without an Updater`);
   const body = await readObjectBody(r);
   const obj = expectObjectOfKind(r, body.value);
-  readFieldsAs(r, obj, fieldValidation, body.json);
-  const { trackWrite } = await fieldTracking();
-  const { obj: updated, created } = await r.store.guaranteedUpdate(r.ctx, r.namespace, r.name, () => structuredClone(obj), {
-    dryRun,
-    track: (next, live) => trackWrite(r, next, live),
-    subresource: r.subresource,
-    mutate: mutateFor(r, 'UPDATE'),
-    admit: admitFor(r, 'UPDATE'),
+  readFieldsAs(r, obj, opts.fieldValidation, body.json);
+  const { obj: updated, created } = await updater.update(r.ctx, r.namespace, r.name, () => structuredClone(obj), {
+    dryRun: opts.dryRun,
+    track: await trackingFor(r, opts),
+    mutatingAdmission: mutatingAdmissionFor(r, 'UPDATE'),
+    validatingAdmission: validatingAdmissionFor(r, 'UPDATE'),
   });
-  writeStored(r, created ? 201 : 200, updated, dryRun);
+  writeStored(r, created ? 201 : 200, updated, opts.dryRun);
 }

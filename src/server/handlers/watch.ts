@@ -6,112 +6,92 @@
  * the writers.
  */
 import type { ServerResponse } from 'node:http';
+import { decodeWatchEvent, encodeWatchEvent, watchEventLine } from '../../codec/watch-event.js';
 import { notAcceptable } from '../../machinery/status.js';
 import { planWatch } from '../../registry/read-options.js';
 import { selectionFor } from '../../registry/selection.js';
-import { startWatch } from '../../registry/watch.js';
-import type { Obj } from '../../machinery/object.js';
+import type { WatchStart } from '../../registry/watch.js';
 import { WatchSink } from '../watch-sink.js';
-import { intParam, listOptionsOf, type ResourceRequest } from './resource-request.js';
+import { watchOptionsOf } from './options.js';
+import type { ResourceRequest } from './resource-request.js';
 
 /** Bytes of events a watcher may have waiting for its socket before it is ended. */
 export const WATCH_BUFFER_BYTES = 1024 * 1024;
 /** How often a watch that allows bookmarks gets one (upstream: about a minute). */
 const BOOKMARK_INTERVAL_MS = 60_000;
 
-/** Upstream's default watch timeout: a random duration between 30 and 60 minutes. */
-function defaultTimeoutSeconds(): number {
-  return 1800 * (1 + Math.random());
+/** A BOOKMARK line at a revision (the end of watch-list's initial events is annotated). */
+function bookmarkLine(r: ResourceRequest, revision: number, initialEventsEnd: boolean): Buffer {
+  const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
+  if (initialEventsEnd) metadata.annotations = { [r.ctx.brand.key('initial-events-end')]: 'true' };
+  return encodeWatchEvent('BOOKMARK', { kind: r.scope.kind, apiVersion: r.scope.apiVersion, metadata });
 }
 
-function boolParam(query: URLSearchParams, name: string): boolean {
-  const v = query.get(name);
-  return v === 'true' || v === '1';
-}
-
-/** Streams watch events until timeout, client close, buffer overflow or shutdown. */
-export async function handleWatch(r: ResourceRequest): Promise<void> {
-  const opts = listOptionsOf(r.query);
-  // /watch/.../<name> watches one object, as upstream adds a metadata.name field selector.
-  if (r.name !== '') opts.fieldSelector = [opts.fieldSelector, `metadata.name=${r.name}`].filter((s) => s !== undefined && s !== '').join(',');
-  const allowBookmarks = boolParam(r.query, 'allowWatchBookmarks');
-  const plan = planWatch({ ...opts, sendInitialEvents: r.query.get('sendInitialEvents') ?? undefined, allowWatchBookmarks: allowBookmarks }, r.ctx.brand);
-  // Watch events are streamed as JSON; protobuf watch framing is not served yet.
-  if (!r.output.encodings.includes('json')) throw notAcceptable(['application/json']);
-  // timeoutSeconds=0 asks for the server's default, as upstream's watch handler reads it.
-  const requestedTimeout = intParam(r.query, 'timeoutSeconds');
-  const timeoutSeconds = requestedTimeout === undefined || requestedTimeout === 0 ? defaultTimeoutSeconds() : requestedTimeout;
-  const selection = selectionFor(r.store.info, opts);
-  const start = await startWatch(r.store, r.namespace, plan, selection);
-  const res = r.res as ServerResponse;
-  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
-
-  const { info } = r.store;
-  const bookmark = (revision: number, initialEventsEnd: boolean): Buffer => {
-    const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
-    if (initialEventsEnd) metadata.annotations = { [r.ctx.brand.key('initial-events-end')]: 'true' };
-    return Buffer.from(`${JSON.stringify({ type: 'BOOKMARK', object: { kind: info.kind, apiVersion: info.apiVersion, metadata } })}\n`);
+/**
+ * How this watcher's lines are written: as shared, or, for a watch of Tables or metadata,
+ * rewritten per event. A shared line is decoded once for every watcher (codec's decode cache);
+ * only the first rewritten event carries the Table's column definitions.
+ */
+async function lineWriter(r: ResourceRequest): Promise<(line: Buffer) => Buffer> {
+  const as = r.output.as;
+  if (as === undefined) return (line) => line;
+  // Tables and their printers load on the first request for one, not at start-up.
+  const { transformObject } = await import('./transform.js');
+  let headersSent = false;
+  return (line) => {
+    const event = decodeWatchEvent(line);
+    if (event.type === 'BOOKMARK' || event.type === 'ERROR') return line;
+    const object = transformObject(r, as, event.object, headersSent);
+    headersSent = true;
+    return encodeWatchEvent(event.type, object);
   };
+}
 
+/** Streams one started watch until timeout, client close, buffer overflow or shutdown. */
+async function stream(r: ResourceRequest, start: WatchStart, opts: ReturnType<typeof watchOptionsOf>, endBookmark: boolean): Promise<void> {
+  const res = r.res as ServerResponse;
   let finish: () => void = () => {};
   const done = new Promise<void>((resolve) => {
     finish = resolve;
   });
   let open = true;
-  // A watch for Tables or metadata rewrites each event (the shared encoded line cannot serve it).
-  const as = r.output.as;
-  // Tables and their printers load on the first request for one, not at start-up.
-  const transformObject = as === undefined ? undefined : (await import('./transform.js')).transformObject;
-  let headersSent = false;
-  const transform = (line: Buffer): Buffer => {
-    if (as === undefined || transformObject === undefined) return line;
-    const event = JSON.parse(line.toString('utf8')) as { type: string; object: Obj };
-    if (event.type === 'BOOKMARK' || event.type === 'ERROR') return line;
-    const object = transformObject(r, as, event.object, headersSent);
-    headersSent = true;
-    return Buffer.from(`${JSON.stringify({ type: event.type, object })}\n`);
-  };
-  // Lines are transformed when written, so the first written carries the Table's headers.
-  const sink = new WatchSink(res, {
-    bufferBytes: WATCH_BUFFER_BYTES,
-    encode: as === undefined ? undefined : transform,
-    onOverflow: () => {
-      open = false;
-      finish();
-    },
-  });
-  // Live lines wait in the sink until the initial state and the backlog are out.
-  const unsubscribe = start.subscribe((line) => open && sink.push(line));
-  res.on('close', () => {
+  const end = () => {
     open = false;
     finish();
-  });
-  void r.shuttingDown.then(finish);
+  };
+  // Lines are rewritten (Tables) when written, so the first written carries the Table's headers.
+  const rewrite = await lineWriter(r);
+  const sink = new WatchSink(res, { bufferBytes: WATCH_BUFFER_BYTES, encode: r.output.as === undefined ? undefined : rewrite, onOverflow: end });
+  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
+  // Live lines wait in the sink until the initial state and the backlog are out.
+  const unsubscribe = start.subscribe((line) => open && sink.push(line));
+  res.on('close', end);
+  void r.shuttingDown.then(end);
+  const revision = () => r.scope.store?.currentRevision() ?? start.revision;
   const timer = setTimeout(() => {
-    if (open && allowBookmarks) sink.push(bookmark(r.store.currentRevision(), false));
-    finish();
-  }, timeoutSeconds * 1000);
+    if (open && opts.allowWatchBookmarks) sink.push(bookmarkLine(r, revision(), false));
+    end();
+  }, opts.timeoutSeconds * 1000);
   let catchingUp = true;
-  const bookmarks = allowBookmarks
+  const bookmarks = opts.allowWatchBookmarks
     ? setInterval(() => {
-        if (open && !catchingUp) sink.push(bookmark(r.store.currentRevision(), false));
+        if (open && !catchingUp) sink.push(bookmarkLine(r, revision(), false));
       }, BOOKMARK_INTERVAL_MS)
     : undefined;
-
   if (start.expired) {
-    res.write(`${JSON.stringify({ type: 'ERROR', object: start.expired })}\n`);
-    finish();
+    res.write(encodeWatchEvent('ERROR', start.expired));
+    end();
   } else {
-    // The initial state and the kept events a resume asked for respect the client's pace.
+    // The initial state and the kept events a resume asked for go at the client's pace.
     for (const entry of start.initial) {
       if (!open) break;
-      await sink.send(Buffer.concat([ADDED_HEAD, entry.json, LINE_TAIL]), done);
+      await sink.send(watchEventLine('ADDED', entry.json), done);
     }
     for (const line of start.backlog) {
       if (!open) break;
       await sink.send(line, done);
     }
-    if (open && plan.initialEventsEndBookmark) await sink.send(bookmark(start.revision, true), done);
+    if (open && endBookmark) await sink.send(bookmarkLine(r, start.revision, true), done);
     catchingUp = false;
     sink.release();
   }
@@ -125,5 +105,14 @@ export async function handleWatch(r: ResourceRequest): Promise<void> {
   res.end();
 }
 
-const ADDED_HEAD = Buffer.from('{"type":"ADDED","object":');
-const LINE_TAIL = Buffer.from('}\n');
+/** Starts a watch of the scope's objects and streams it. */
+export async function handleWatch(r: ResourceRequest): Promise<void> {
+  const watcher = r.scope.capabilities.watcher;
+  if (watcher === undefined) throw new Error(`${r.scope.info.plural} routed a watch without a Watcher`);
+  const opts = watchOptionsOf(r.query, r.name, r.minRequestTimeoutSeconds);
+  const plan = planWatch(opts, r.ctx.brand);
+  // Watch events are streamed as JSON; protobuf watch framing is not served yet.
+  if (!r.output.encodings.includes('json')) throw notAcceptable(['application/json']);
+  const start = await watcher.watch(r.namespace, plan, selectionFor(r.scope.info, opts));
+  await stream(r, start, opts, plan.initialEventsEndBookmark);
+}

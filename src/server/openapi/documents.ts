@@ -51,6 +51,8 @@ function representationOf(json: Buffer): Representation {
 export interface ServedAPI {
   readonly resources: readonly ResourceInfo[];
   readonly groups: readonly GroupVersions[];
+  /** Moves when resources are added or removed (a Registry's); the documents are then rebuilt. */
+  readonly generation?: number;
 }
 
 export interface DocumentSource {
@@ -80,14 +82,17 @@ interface Built {
 
 export class OpenAPIDocuments {
   /** When the documents were built; served as Last-Modified. */
-  readonly lastModified = new Date();
+  lastModified = new Date();
   private built?: Built;
+  private builtAt?: number;
 
   constructor(private readonly source: DocumentSource) {}
 
   private build(): Built {
-    if (this.built) return this.built;
     const { registry, brand, version } = this.source;
+    if (this.built && this.builtAt === registry.generation) return this.built;
+    if (this.built) this.lastModified = new Date();
+    this.builtAt = registry.generation;
     // The served group-versions under upstream's group names, where the watch event is registered.
     const groupVersions = new Map(
       registry.resources.map((r) => [`${r.def.groupStem}/${r.version}`, { group: upstreamGroup(r.def.groupStem, r.def.branded), version: r.version }]),

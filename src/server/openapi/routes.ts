@@ -84,16 +84,6 @@ interface InstallAction {
   allNamespaces: boolean;
 }
 
-/**
- * The subresources a definition may declare: the verbs each serves and the kind it reads and
- * writes when that is not the parent's (pods/binding takes a Binding).
- */
-const SUBRESOURCES: Readonly<Record<string, { verbs: readonly Verb[]; kind?: string }>> = {
-  status: { verbs: ['get', 'update', 'patch'] },
-  finalize: { verbs: ['update'] },
-  binding: { verbs: ['create'], kind: 'Binding' },
-};
-
 /** The installer's actions for a resource (subresource '') or one of its subresources, in its order. */
 function installActions(info: ResourceInfo, subresource: string, verbs: ReadonlySet<Verb>, nameKind: string): InstallAction[] {
   const top = subresource === '';
@@ -150,14 +140,14 @@ export function resourceRoutes(info: ResourceInfo, brand: Brand, defs: RouteDefi
   const streaming = mediaTypes(brand, true);
   const body = (definition: string | undefined, required: boolean): Parameter[] => (definition ? [bodyParameter(definition, required)] : []);
   const routes: Route[] = [];
-  const declared = Object.entries(info.def.subresources ?? {}).filter(([name, on]) => on && SUBRESOURCES[name]);
-  for (const sub of ['', ...declared.map(([name]) => name)]) {
+  const declared = new Map(info.subresources.map((s) => [s.name, s]));
+  for (const sub of ['', ...declared.keys()]) {
     // Operation ids and descriptions name the parent kind; the body, responses, the group-version-kind
     // and the name parameter name the kind the subresource serves.
-    const objectKind = (sub === '' ? undefined : SUBRESOURCES[sub].kind) ?? info.kind;
+    const objectKind = declared.get(sub)?.kind ?? info.kind;
     const object = defs.kind(info, objectKind);
     const gvk = { group: info.group, kind: objectKind, version: info.version };
-    const verbs = sub === '' ? info.verbs : new Set(SUBRESOURCES[sub].verbs);
+    const verbs = sub === '' ? info.verbs : new Set(declared.get(sub)?.verbs);
     for (const action of installActions(info, sub, verbs, objectKind)) {
       const namespaced = info.namespaced && !action.allNamespaces ? 'Namespaced' : '';
       const suffix = action.allNamespaces ? 'ForAllNamespaces' : '';

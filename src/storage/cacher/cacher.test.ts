@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { MemoryStore } from '../memory/memory-store.js';
 import type { KeyValue } from '../interface.js';
 import { Cacher } from './cacher.js';
-import { watchLine, type CacheEntry, type CacheEvent } from './types.js';
+import type { CacheEntry, CacheEvent } from './types.js';
+import { watchLine } from '../../registry/watch.js';
 
 const PREFIX = '/registry/things/';
 const enc = (v: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(v));

@@ -37,13 +37,3 @@ export type ToEntry = (kv: KeyValue, revision: number) => CacheEntry;
 
 /** A filter over cache entries (a compiled label + field selection). */
 export type EntryFilter = (entry: CacheEntry) => boolean;
-
-/** The watch line `{"type":T,"object":<json>}\n` of an event, encoded once per type and shared. */
-export function watchLine(event: CacheEvent, type: 'ADDED' | 'MODIFIED' | 'DELETED', entry: CacheEntry): Buffer {
-  event.lines ??= {};
-  const hit = event.lines[type];
-  if (hit) return hit;
-  const line = Buffer.concat([Buffer.from(`{"type":"${type}","object":`), entry.json, Buffer.from('}\n')]);
-  event.lines[type] = line;
-  return line;
-}

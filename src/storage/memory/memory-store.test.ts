@@ -1,12 +1,12 @@
 import { storeContract } from '../contract.js';
 import { MemoryStore } from './memory-store.js';
 
-storeContract('memory', async () => {
-  const store = new MemoryStore();
+storeContract('memory', async (limits) => {
+  const store = new MemoryStore(limits);
   return { store, cleanup: () => store.close() };
 });
 
-storeContract('memory (tiny watch pages)', async () => {
-  const store = new MemoryStore({ watch: { pageSize: 2, scanWindow: 3 } });
+storeContract('memory (tiny watch pages)', async (limits) => {
+  const store = new MemoryStore({ ...limits, watch: { pageSize: 2, scanWindow: 3 } });
   return { store, cleanup: () => store.close() };
 });

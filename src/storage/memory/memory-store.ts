@@ -21,6 +21,7 @@ import {
   type WatchSink,
 } from '../interface.js';
 import { compareKeys } from '../keys.js';
+import { putCost, refusePut, resolveLimits, type StoreLimits } from '../limits.js';
 import { WatchHub, type WatchHubOptions } from '../watch-hub.js';
 
 interface Version {
@@ -29,7 +30,7 @@ interface Version {
   kv?: KeyValue;
 }
 
-export interface MemoryStoreOptions {
+export interface MemoryStoreOptions extends StoreLimits {
   /** Watch replay paging (tests use tiny pages to exercise multi-step replay). */
   watch?: WatchHubOptions;
 }
@@ -44,8 +45,12 @@ export class MemoryStore implements Store {
   private events: StoreEvent[] = [];
   private logStart = 1;
   private readonly hub: WatchHub;
+  private readonly limits: Required<StoreLimits>;
+  /** Bytes of every kept version (put: key and value; tombstone: key), kept as a running total. */
+  private size = 0;
 
   constructor(opts: MemoryStoreOptions = {}) {
+    this.limits = resolveLimits(opts);
     this.hub = new WatchHub(
       {
         history: (prefix, after, upTo, limit) => this.history(prefix, after, upTo, limit),
@@ -85,6 +90,7 @@ export class MemoryStore implements Store {
   /** Resolves to the new revision; rejects with KeyExists when key is present. */
   async create(key: string, value: Uint8Array): Promise<number> {
     this.checkOpen(key);
+    this.checkLimits(key, value);
     if (this.current.has(key)) throw new StoreError('KeyExists', key);
     const rev = this.rev + 1;
     const kv: KeyValue = { key, value: new Uint8Array(value), createRevision: rev, modRevision: rev };
@@ -95,6 +101,7 @@ export class MemoryStore implements Store {
   /** Resolves to the new revision; rejects with KeyNotFound, or Conflict (with the current value). */
   async update(key: string, value: Uint8Array, expectedModRevision: number): Promise<number> {
     this.checkOpen(key);
+    this.checkLimits(key, value);
     const prev = this.current.get(key);
     if (!prev) throw new StoreError('KeyNotFound', key);
     if (prev.modRevision !== expectedModRevision) {
@@ -140,6 +147,11 @@ export class MemoryStore implements Store {
     return this.compacted;
   }
 
+  /** The running total of the bytes of every kept version. */
+  dbSize(): number {
+    return this.size;
+  }
+
   /** Drops history older than revision; reads at revision >= it keep working. */
   async compact(revision: number): Promise<void> {
     this.checkOpen('');
@@ -151,6 +163,7 @@ export class MemoryStore implements Store {
     this.logStart += drop;
     for (const [key, list] of this.versions) {
       const kept = compactVersions(list, revision);
+      for (let i = 0; i < list.length - kept.length; i++) this.size -= versionCost(key, list[i]);
       if (kept.length === 0) this.versions.delete(key);
       else if (kept !== list) this.versions.set(key, kept);
     }
@@ -173,7 +186,9 @@ export class MemoryStore implements Store {
       list = [];
       this.versions.set(kv.key, list);
     }
-    list.push(event.type === 'put' ? { revision, kv } : { revision });
+    const version: Version = event.type === 'put' ? { revision, kv } : { revision };
+    list.push(version);
+    this.size += versionCost(kv.key, version);
     this.events.push(event);
     this.hub.publish([event]);
   }
@@ -196,9 +211,19 @@ export class MemoryStore implements Store {
     return revision;
   }
 
+  private checkLimits(key: string, value: Uint8Array): void {
+    const refused = refusePut(key, value, this.size, this.limits);
+    if (refused) throw refused;
+  }
+
   private checkOpen(key: string): void {
     if (this.closed) throw new StoreError('Closed', key, 'store closed');
   }
+}
+
+/** What a version counts against the quota. */
+function versionCost(key: string, version: Version): number {
+  return version.kv ? putCost(key, version.kv.value) : Buffer.byteLength(key);
 }
 
 /** The put visible at revision `at` (binary search over ascending versions), or undefined. */

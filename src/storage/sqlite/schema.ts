@@ -64,8 +64,20 @@ export interface DatabaseTuning {
   walAutocheckpointPages?: number;
 }
 
-/** Opens (creating if needed) a store database, durable per commit, locked to this process. */
+/**
+ * Opens (creating if needed) a store database, durable per commit, locked to this process.
+ * Failures a user can fix (a file that is no database, a file in use, a directory that is not
+ * writable) throw an Error whose one-line message names the file and the fix.
+ */
 export function openDatabase(path: string, tuning: DatabaseTuning = {}): OpenedDatabase {
+  try {
+    return openUnchecked(path, tuning);
+  } catch (err) {
+    throw explainOpenError(path, err);
+  }
+}
+
+function openUnchecked(path: string, tuning: DatabaseTuning): OpenedDatabase {
   // timeout 0: a second process on the same file fails at once instead of waiting 5 s.
   const db = new Database(path, { timeout: 0 });
   try {
@@ -90,6 +102,28 @@ export function openDatabase(path: string, tuning: DatabaseTuning = {}): OpenedD
     db.close();
     throw err;
   }
+}
+
+/** The error a user sees for a failed open: what is wrong with which file, and what to do. */
+function explainOpenError(path: string, err: unknown): unknown {
+  const code = (err as { code?: unknown }).code;
+  const why = err instanceof Error ? err.message : String(err);
+  switch (code) {
+    case 'SQLITE_NOTADB':
+    case 'SQLITE_CORRUPT':
+      return new Error(`${path} is not a usable store (${why}): move it (and its -wal file) aside or restore a backup; without it the server starts empty`);
+    case 'SQLITE_BUSY':
+    case 'SQLITE_LOCKED':
+      return new Error(`${path} is locked by another process (${why}): stop the other server using this data directory, or choose another --data-dir`);
+    case 'SQLITE_CANTOPEN':
+    case 'SQLITE_READONLY':
+    case 'SQLITE_PERM':
+    case 'SQLITE_AUTH':
+    case 'SQLITE_IOERR':
+    case 'SQLITE_FULL':
+      return new Error(`cannot open ${path} (${why}): check that its directory exists, is writable and has free space`);
+  }
+  return err;
 }
 
 /** Creates the tables in an empty file; throws if the file holds another schema version. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -27,10 +27,10 @@ function openFresh(opts: SqliteStoreOptions = {}) {
   };
 }
 
-storeContract('sqlite', async () => openFresh());
+storeContract('sqlite', async (limits) => openFresh(limits));
 // The same contract with tiny batches, so compaction windows, replay pages and commit
 // batches all take their multi-step paths.
-storeContract('sqlite (tiny batches)', async () => openFresh({ compactBatchSize: 3, watchPageSize: 2, watchScanWindow: 5, maxBatch: 7 }));
+storeContract('sqlite (tiny batches)', async (limits) => openFresh({ ...limits, compactBatchSize: 3, watchPageSize: 2, watchScanWindow: 5, maxBatch: 7 }));
 
 describe('SqliteStore', () => {
   it('reopening keeps values, history, the revision and the compacted revision', async () => {
@@ -255,6 +255,32 @@ describe('SqliteStore', () => {
     try {
       await store.create('/a', bytes('x'));
       assert.throws(() => SqliteStore.open(path), /locked|busy/i);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('a file that is no database is refused with one line naming it and the way out, and left untouched', () => {
+    const path = freshPath();
+    mkdirSync(join(path, '..'), { recursive: true });
+    const garbage = Buffer.alloc(8192, 'not a database ');
+    writeFileSync(path, garbage);
+    assert.throws(
+      () => SqliteStore.open(path),
+      (err: Error) =>
+        err.message ===
+        `${path} is not a usable store (file is not a database): move it (and its -wal file) aside or restore a backup; without it the server starts empty`,
+    );
+    assert.deepEqual(readFileSync(path), garbage);
+  });
+
+  it('the database file and its -wal are private to the owner (0600), its new directory 0700', async () => {
+    const { path, store, cleanup } = openFresh();
+    try {
+      await store.create('/a', bytes('x'));
+      assert.equal(statSync(join(path, '..')).mode & 0o777, 0o700);
+      assert.equal(statSync(path).mode & 0o777, 0o600);
+      assert.equal(statSync(`${path}-wal`).mode & 0o777, 0o600);
     } finally {
       await cleanup();
     }

@@ -9,7 +9,7 @@
  * and the watch publication after it never interleave.
  */
 
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import {
@@ -22,6 +22,7 @@ import {
   type WatchErrorSink,
   type WatchSink,
 } from '../interface.js';
+import { putCost, refusePut, resolveLimits, type StoreLimits } from '../limits.js';
 import { WatchHub } from '../watch-hub.js';
 import { Compaction } from './compaction.js';
 import { GroupCommit, type Pending } from './group-commit.js';
@@ -29,7 +30,7 @@ import { Reads } from './reads.js';
 import { type DatabaseTuning, openDatabase } from './schema.js';
 import { type WriteOp, Writes } from './writes.js';
 
-export interface SqliteStoreOptions extends DatabaseTuning {
+export interface SqliteStoreOptions extends DatabaseTuning, StoreLimits {
   /** Most writes applied in one transaction; default 1000 (bounds one commit's pause). */
   maxBatch?: number;
   /** Revisions examined per compaction transaction; default 500. */
@@ -65,6 +66,8 @@ export class SqliteStore implements Store {
   private readonly queue: GroupCommit<WriteOp>;
   private readonly compaction: Compaction;
   private readonly hub: WatchHub;
+  private readonly limits: Required<StoreLimits>;
+  private readonly usedBytes: () => number;
   private readonly applyBatch: (batch: Pending<WriteOp>[], events: StoreEvent[], results: (number | StoreError)[]) => void;
 
   private constructor(
@@ -73,6 +76,8 @@ export class SqliteStore implements Store {
     opts: SqliteStoreOptions,
   ) {
     this.rev = state.revision;
+    this.limits = resolveLimits(opts);
+    this.usedBytes = usedBytesOf(db);
     this.compacted = state.compacted;
     this.compactedThrough = state.compactedThrough;
     this.reads = new Reads(db);
@@ -88,12 +93,25 @@ export class SqliteStore implements Store {
       { pageSize: opts.watchPageSize, scanWindow: opts.watchScanWindow },
     );
     this.applyBatch = db.transaction((batch: Pending<WriteOp>[], events: StoreEvent[], results: (number | StoreError)[]) => {
+      // Pages in use, read once per batch, plus what each put of the batch adds: the quota check
+      // costs O(1) per write. It comes before the op's own checks, as etcd refuses a put over
+      // quota before comparing revisions.
+      let size = Number.isFinite(this.limits.quotaBackendBytes) ? this.usedBytes() : 0;
       for (let i = 0; i < batch.length; i++) {
-        const outcome = this.writes.apply(batch[i].op, this.rev + 1);
+        const { op } = batch[i];
+        if (op.kind !== 'delete') {
+          const refused = refusePut(op.key, op.value, size, this.limits);
+          if (refused) {
+            results[i] = refused;
+            continue;
+          }
+        }
+        const outcome = this.writes.apply(op, this.rev + 1);
         if (outcome instanceof StoreError) {
           results[i] = outcome;
         } else {
           this.rev = outcome.revision;
+          if (op.kind !== 'delete') size += putCost(op.key, op.value);
           events.push(outcome);
           results[i] = outcome.revision;
         }
@@ -101,9 +119,12 @@ export class SqliteStore implements Store {
     });
   }
 
-  /** Opens or creates the store at path (parent directories too); fails if another process holds it. */
+  /**
+   * Opens or creates the store at path (parent directories 0700 too), readable by its owner
+   * only; fails if another process holds it.
+   */
   static open(path: string, opts: SqliteStoreOptions = {}): SqliteStore {
-    if (path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:' && !path.startsWith('file:')) createPrivate(path);
     const { db, ...state } = openDatabase(path, opts);
     return new SqliteStore(db, state, opts);
   }
@@ -155,6 +176,12 @@ export class SqliteStore implements Store {
     return this.compacted;
   }
 
+  /** Bytes of the pages in use (the file's pages less its free list): O(1), read from the header. */
+  dbSize(): number {
+    if (this.closed) return 0;
+    return this.usedBytes();
+  }
+
   /**
    * Refuses reads below revision at once, then deletes superseded history in small
    * transactions between which writes proceed; resolves when done (or when the store closes).
@@ -202,6 +229,11 @@ export class SqliteStore implements Store {
     // Bad input is refused here: inside the shared transaction it would fail the whole batch.
     const invalid = validate(op);
     if (invalid) return Promise.reject(invalid);
+    // Too large for any store size: refused before it waits for a commit.
+    if (op.kind !== 'delete') {
+      const refused = refusePut(op.key, op.value, 0, this.limits);
+      if (refused) return Promise.reject(refused);
+    }
     return this.queue.submit(op);
   }
 
@@ -234,6 +266,35 @@ export class SqliteStore implements Store {
     if (revision < this.compacted) throw new StoreError('Compacted', key, `revision ${revision} is before the compacted revision ${this.compacted}`);
     return revision;
   }
+}
+
+/**
+ * Makes sure the database file exists with mode 0600 before SQLite opens it: SQLite would
+ * create it 0644, and gives its -wal and -shm files the database file's mode.
+ */
+function createPrivate(path: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    closeSync(openSync(path, 'a', 0o600));
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new Error(`cannot create ${path} (${why}): check that its directory is writable`);
+  }
+  // Files an earlier version created more open are narrowed too; best effort, since a file
+  // we may use but not chmod (another owner) is no reason to refuse to start.
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, 0o600);
+    } catch {}
+  }
+}
+
+/** Reads the used size from SQLite's header: page_count and freelist_count are O(1) pragmas. */
+function usedBytesOf(db: Database.Database): () => number {
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  const pageCount = db.prepare('PRAGMA page_count').pluck();
+  const freelistCount = db.prepare('PRAGMA freelist_count').pluck();
+  return () => ((pageCount.get() as number) - (freelistCount.get() as number)) * pageSize;
 }
 
 function validate(op: WriteOp): TypeError | undefined {

@@ -84,7 +84,7 @@ function keyedItemElement(list: ListAtom, item: unknown): PathElement {
   let node = keyed.get(list);
   if (node === undefined) keyed.set(list, (node = {}));
   for (const name of list.keys) {
-    const value = name in item ? item[name] : ABSENT;
+    const value = Object.hasOwn(item, name) ? item[name] : ABSENT;
     if (typeof value === 'object' && value !== null) return computeKeyedElement(list, item);
     node.next ??= new Map();
     let child = node.next.get(value);
@@ -101,7 +101,7 @@ function keyedItemElement(list: ListAtom, item: unknown): PathElement {
 function computeKeyedElement(list: ListAtom, item: Record<string, unknown>): PathElement {
   const fields: KeyField[] = [];
   for (const name of list.keys) {
-    if (name in item) {
+    if (Object.hasOwn(item, name)) {
       fields.push([name, item[name]]);
       continue;
     }

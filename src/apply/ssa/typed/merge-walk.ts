@@ -9,6 +9,7 @@ import { type PathElement, pathElementString } from '../path-element.js';
 import type { Atom, ListAtom, MapAtom } from '../typed-schema.js';
 import { isMap } from '../value.js';
 import { fieldType, keyOf, ListItemError, listItemElement, TypedError } from './atoms.js';
+import { setOwn } from '../../../machinery/own-property.js';
 
 /**
  * One node of the walk: both sides at a path. The path is the walk's one stack, valid only
@@ -231,7 +232,7 @@ function visitKey(
   const merged = mergeNode({ lhs: l, rhs: r, path }, path, type, rules, errs);
   path.pop();
   if (out === undefined || merged === undefined) return false;
-  out[key] = merged;
+  setOwn(out, key, merged);
   return true;
 }
 

@@ -7,6 +7,7 @@ import type { FieldSet } from '../field-set.js';
 import type { Atom, ListAtom, MapAtom } from '../typed-schema.js';
 import { isMap } from '../value.js';
 import { fieldType, formOf, keyOf, listItemElement } from './atoms.js';
+import { setOwn } from '../../../machinery/own-property.js';
 
 /** value without the paths of toRemove (undefined when nothing is left of a list or map). */
 export function removeItems(value: unknown, toRemove: FieldSet, atom: Atom): unknown {
@@ -36,7 +37,7 @@ export function removeItems(value: unknown, toRemove: FieldSet, atom: Atom): unk
     const type = fieldType(t, key);
     const kept = below !== undefined && !below.empty() && type !== undefined ? removeItems(child, below, type) : child;
     if (kept === undefined) continue;
-    out[key] = kept;
+    setOwn(out, key, kept);
     any = true;
   }
   return any ? out : undefined;

@@ -1,0 +1,50 @@
+/**
+ * Subresources as data: each one a resource may declare (`subresources: { status: true }` in
+ * its definition) says here which verbs it serves, which kind a request to it takes and
+ * answers, and which fields its writes own. Routes, discovery, OpenAPI operations, the
+ * registry's field reset and the field manager's reset fields all derive from these entries;
+ * the capability serving each is built at registration (scope.ts).
+ */
+import type { Verb } from '../api/types.js';
+
+/** A field path from the object's root, e.g. `['spec', 'finalizers']`. */
+export type FieldPath = readonly string[];
+
+export interface SubresourceDeclaration {
+  readonly name: string;
+  /** Verbs served, as upstream's installer lists them (alphabetical for discovery). */
+  readonly verbs: readonly Verb[];
+  /** The kind a request takes and answers when it is not the parent's (pods/binding: Binding). */
+  readonly kind?: string;
+  /** The fields a write of the subresource changes; every other field keeps its stored value. */
+  readonly owns: readonly FieldPath[];
+  /** True when writes of the main resource keep these fields as stored (status). */
+  readonly keptOnMainWrite?: boolean;
+  /**
+   * How the write reaches the store: `parent` updates the parent object through its own update
+   * loop (status, finalize); `binding` creates a Binding that updates the pod.
+   */
+  readonly storage: 'parent' | 'binding';
+}
+
+const DECLARATIONS: readonly SubresourceDeclaration[] = [
+  // A pod binding assigns the node and records it (upstream's BindingREST).
+  {
+    name: 'binding',
+    verbs: ['create'],
+    kind: 'Binding',
+    owns: [
+      ['spec', 'nodeName'],
+      ['metadata', 'annotations'],
+      ['status', 'conditions'],
+    ],
+    storage: 'binding',
+  },
+  // namespaces/<name>/finalize writes only spec.finalizers.
+  { name: 'finalize', verbs: ['update'], owns: [['spec', 'finalizers']], storage: 'parent' },
+  // Upstream's status strategies: ResetObjectMetaForStatus plus the spec kept as stored.
+  { name: 'status', verbs: ['get', 'patch', 'update'], owns: [['status']], keptOnMainWrite: true, storage: 'parent' },
+];
+
+/** Every declaration by name. */
+export const SUBRESOURCES: ReadonlyMap<string, SubresourceDeclaration> = new Map(DECLARATIONS.map((d) => [d.name, d]));

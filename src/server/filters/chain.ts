@@ -1,0 +1,37 @@
+/**
+ * The request chain's shape: each filter is one small function over the request's state that
+ * either answers (throws a StatusError or writes) or calls the next. The order is declared once,
+ * in server/router.ts; adding a filter is one line there.
+ */
+import type { UserInfo } from '../../machinery/user.js';
+import type { Request, Response } from '../http.js';
+import type { RequestInfo } from '../request-info.js';
+
+/** What the filters learn of a request, in the order they learn it. */
+export interface RequestState {
+  req: Request;
+  res: Response;
+  /** The path without the query, and the parsed query. */
+  path: string;
+  query: URLSearchParams;
+  /** Set by the request-info filter (first). */
+  info: RequestInfo;
+  /** Set by the authentication filter. */
+  user?: UserInfo;
+  /** Aborted when the request's deadline passes (non-long-running requests only). */
+  signal?: AbortSignal;
+}
+
+export type Handler = (state: RequestState) => Promise<void>;
+export type Filter = (state: RequestState, next: Handler) => Promise<void>;
+
+/** Composes filters, first outermost, around the final handler. */
+export function buildChain(filters: readonly Filter[], handler: Handler): Handler {
+  let next = handler;
+  for (let i = filters.length - 1; i >= 0; i--) {
+    const filter = filters[i];
+    const inner = next;
+    next = (state) => filter(state, inner);
+  }
+  return next;
+}

@@ -1,0 +1,50 @@
+/**
+ * Upstream's WithRequestDeadline + WithTimeoutForNonLongRunningRequests: a request that is not
+ * long-running must answer within --request-timeout (or its shorter `timeout` parameter), else
+ * it is answered 504 Timeout and its handler's late writes go nowhere. JavaScript cannot stop
+ * the handler, so it is told through state.signal; a response already streaming is cut.
+ */
+import { parseGoDuration } from '../../machinery/duration.js';
+import { badRequest, StatusError } from '../../machinery/status.js';
+import { abortResponse } from '../http.js';
+import type { Filter } from './chain.js';
+import { isLongRunning } from './long-running.js';
+
+/** Upstream's text for a handler that missed its deadline. */
+const TIMEOUT_MESSAGE = 'Timeout: request did not complete within requested timeout - context deadline exceeded';
+
+export function withRequestTimeout(requestTimeoutMs: number): Filter {
+  return async (state, next) => {
+    if (requestTimeoutMs <= 0 || isLongRunning(state.info)) return next(state);
+    const timeoutMs = requestedTimeoutMs(state.query, requestTimeoutMs);
+    const controller = new AbortController();
+    state.signal = controller.signal;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        if (state.res.headersSent) abortResponse(state.res);
+        reject(new StatusError(504, 'Timeout', TIMEOUT_MESSAGE, {}));
+      }, timeoutMs);
+    });
+    try {
+      await Promise.race([next(state), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/** The `timeout` parameter when it is shorter than the server's (0 or longer means the server's). */
+function requestedTimeoutMs(query: URLSearchParams, serverMs: number): number {
+  const raw = query.get('timeout');
+  if (raw === null || raw === '') return serverMs;
+  let ns: bigint;
+  try {
+    ns = parseGoDuration(raw);
+  } catch (e) {
+    throw badRequest(`invalid timeout specified in the request URL - ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const ms = Number(ns / 1_000_000n);
+  return ns > 0n && ms < serverMs ? Math.max(ms, 1) : serverMs;
+}

@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ORCH_BRAND } from '../../machinery/brand.js';
+import { StatusError } from '../../machinery/status.js';
+import { deleteOptionsOf, patchOptionsOf, watchOptionsOf, writeOptionsOf } from './options.js';
+
+const q = (s: string) => new URLSearchParams(s);
+
+function refused(fn: () => unknown, code: number, kind?: string): void {
+  assert.throws(fn, (e: unknown) => e instanceof StatusError && e.code === code && (kind === undefined || e.details?.kind === kind));
+}
+
+describe('request options', () => {
+  it('decode a create once: dryRun, fieldManager and fieldValidation', () => {
+    assert.deepEqual(writeOptionsOf(q('dryRun=All&fieldManager=me&fieldValidation=Strict'), ORCH_BRAND, 'CreateOptions'), {
+      dryRun: true,
+      fieldManager: 'me',
+      fieldValidation: 'Strict',
+    });
+    assert.deepEqual(writeOptionsOf(q(''), ORCH_BRAND, 'UpdateOptions'), { dryRun: false, fieldManager: '', fieldValidation: 'Warn' });
+  });
+
+  it('refuse what upstream refuses, with its codes', () => {
+    refused(() => writeOptionsOf(q('dryRun=Some'), ORCH_BRAND, 'CreateOptions'), 400);
+    refused(() => writeOptionsOf(q('fieldValidation=Loose'), ORCH_BRAND, 'UpdateOptions'), 422, 'UpdateOptions');
+    refused(() => writeOptionsOf(q(`fieldManager=${'x'.repeat(200)}`), ORCH_BRAND, 'CreateOptions'), 422, 'CreateOptions');
+    refused(() => patchOptionsOf(q('force=true'), ORCH_BRAND, false), 422, 'PatchOptions');
+    refused(() => patchOptionsOf(q(''), ORCH_BRAND, true), 422, 'PatchOptions');
+    refused(() => patchOptionsOf(q('fieldManager=me&force=maybe'), ORCH_BRAND, true), 400);
+    refused(() => deleteOptionsOf(q('propagationPolicy=Orphan&orphanDependents=true'), undefined, ORCH_BRAND), 422, 'DeleteOptions');
+  });
+
+  it('give apply its force and a watch of one object its name selector', () => {
+    assert.equal(patchOptionsOf(q('fieldManager=me&force=1'), ORCH_BRAND, true).force, true);
+    const w = watchOptionsOf(q('fieldSelector=spec.nodeName%3Dn&timeoutSeconds=5&allowWatchBookmarks=true'), 'p', 1800);
+    assert.equal(w.fieldSelector, 'spec.nodeName=n,metadata.name=p');
+    assert.equal(w.timeoutSeconds, 5);
+    assert.equal(w.allowWatchBookmarks, true);
+  });
+});
