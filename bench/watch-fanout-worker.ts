@@ -19,6 +19,8 @@ export interface FanoutWorkerSpec {
   sessions: number;
   /** Record each event's resourceVersion and arrival time. */
   timed: boolean;
+  /** Never read: each watch stops reading once its response head arrived (a stuck client). */
+  paused?: boolean;
 }
 
 /** Main -> worker: open `count` more watches and answer `{kind: 'opened'}` once all have answered 200. */
@@ -120,6 +122,15 @@ function openWatch(session: http2.ClientHttp2Session): Promise<void> {
       if (status === 200) resolve();
       else reject(new Error(`watch answered ${status}`));
     });
+    if (spec.paused) {
+      // No 'data' listener: received bytes wait in the stream, its window closes, the server's queue fills.
+      stream.pause();
+      stream.on('error', () => {});
+      stream.on('close', () => {
+        if (!finishing) closedEarly++;
+      });
+      return;
+    }
     stream.on('data', (chunk: Buffer) => {
       // One clock read per chunk: every line in it arrived at the same moment.
       const t = performance.now();
@@ -146,6 +157,16 @@ function openWatch(session: http2.ClientHttp2Session): Promise<void> {
 }
 
 async function connect(): Promise<http2.ClientHttp2Session> {
+  if (spec.paused) {
+    // Default (64 KiB) windows, as any client that stops reading.
+    const session = http2.connect(spec.baseUrl, { ...spec.tls });
+    await new Promise<void>((resolve, reject) => {
+      session.once('connect', () => resolve());
+      session.once('error', reject);
+    });
+    session.on('error', () => {});
+    return session;
+  }
   const session = http2.connect(spec.baseUrl, {
     ...spec.tls,
     // Large windows: a watcher that reads promptly never waits for a WINDOW_UPDATE round trip.

@@ -8,10 +8,11 @@
  * The server publishes a commit's watch events before it answers the write, so an event can
  * arrive before its write's acknowledgement: early deliveries show as latencies below zero.
  */
+import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { bulkCreate, configMapBody, cpuSeconds, machineCpuSeconds, startServer, stopServer } from './cache-harness.js';
+import { bulkCreate, configMapBody, cpuSeconds, machineCpuSeconds, serverMemory, startServer, stopServer } from './cache-harness.js';
 import { requestOnce } from './http-client.js';
 import { encodeRequest, RawConnection } from './raw-client.js';
 import type { FanoutFinish, FanoutOpen, FanoutWorkerResult, FanoutWorkerSpec } from './watch-fanout-worker.js';
@@ -25,10 +26,23 @@ export interface FanoutOptions {
   writesPerSecond: number;
   warmupMs: number;
   durationMs: number;
+  /** Watchers that never read (in their own thread and sessions); default 0. */
+  nonReaders?: number;
+  /** HTTP/2 sessions the non-readers are spread over; default 4. */
+  nonReaderSessions?: number;
 }
 
 export interface FanoutResult {
+  /** Reading watchers (timed included). */
   watchers: number;
+  nonReaders: number;
+  /** Server RSS once the pool is written, before any watch (bytes). */
+  serverRssIdleBytes: number;
+  /** Highest server RSS sampled every 100 ms from the first watch to the end of the writes. */
+  serverRssPeakBytes: number;
+  /** Server RSS after a full GC, before any watch and at the end of the writes (watches still open). */
+  serverRssIdleAfterGcBytes: number;
+  serverRssEndAfterGcBytes: number;
   timedWatchers: number;
   writesPerSecond: number;
   /** Writes acknowledged inside the window, per second (the offered rate if the server keeps up). */
@@ -49,6 +63,8 @@ export interface FanoutResult {
   /** Write latency (due by the schedule -> acknowledged) under fan-out. */
   writeP99Ms: number;
   closedEarly: number;
+  /** Non-readers the server ended before the run was over (seen by the client as a closed stream). */
+  nonReadersClosed: number;
   writeErrors: number;
   firstWriteError?: string;
 }
@@ -101,21 +117,36 @@ export async function benchWatchFanout(work: string, opts: FanoutOptions): Promi
     // From the current revision (no synthetic ADDED of the pool), a timeout that outlives the
     // run, no bookmarks (not measured).
     const path = `/api/v1/namespaces/${NAMESPACE}/configmaps?watch=true&resourceVersion=${startRv}&timeoutSeconds=3600`;
+    const serverRssIdleAfterGcBytes = (await serverMemory(server)).rss;
+    const serverRssIdleBytes = rssBytes(server.pid);
+    let serverRssPeakBytes = serverRssIdleBytes;
+    const rssSampler = setInterval(() => {
+      serverRssPeakBytes = Math.max(serverRssPeakBytes, rssBytes(server.pid));
+    }, 100);
     const bulk = startWatchThread({ baseUrl: server.url, tls: server.tls, path, sessions: opts.sessions, timed: false });
     const timed = startWatchThread({ baseUrl: server.url, tls: server.tls, path, sessions: 1, timed: true });
-    threads.push(bulk.worker, timed.worker);
-    await Promise.all([bulk.next(), timed.next()]);
+    const nonReaders = opts.nonReaders ?? 0;
+    const stuck =
+      nonReaders > 0
+        ? startWatchThread({ baseUrl: server.url, tls: server.tls, path, sessions: opts.nonReaderSessions ?? 4, timed: false, paused: true })
+        : undefined;
+    threads.push(bulk.worker, timed.worker, ...(stuck ? [stuck.worker] : []));
+    await Promise.all([bulk.next(), timed.next(), stuck?.next()]);
     const bulkCount = opts.watchers - opts.timedWatchers;
     for (let round = 0; round < OPEN_ROUNDS; round++) {
       const share = (n: number) => Math.floor((n * (round + 1)) / OPEN_ROUNDS) - Math.floor((n * round) / OPEN_ROUNDS);
       await bulk.open(share(bulkCount));
       await timed.open(share(opts.timedWatchers));
+      if (stuck) await stuck.open(share(nonReaders));
     }
 
     const url = new URL(server.url);
     // Enough connections that writes waiting behind a fan-out burst do not hold back the schedule.
     const conns = Array.from({ length: 64 }, () => new RawConnection({ host: url.hostname, port: Number(url.port), ...server.tls }));
     const writes = await writeLoad(conns, url.host, opts, server.pid, bulk.worker);
+    clearInterval(rssSampler);
+    serverRssPeakBytes = Math.max(serverRssPeakBytes, rssBytes(server.pid));
+    const serverRssEndAfterGcBytes = (await serverMemory(server)).rss;
     for (const c of conns) c.close();
     // Deliveries of the last windowed writes may still be in flight.
     await new Promise((r) => setTimeout(r, 1500));
@@ -126,12 +157,17 @@ export async function benchWatchFanout(work: string, opts: FanoutOptions): Promi
       acks[2 * i + 1] = ack;
     });
     const finish: FanoutFinish = { kind: 'finish', acks, fromMs: writes.fromMs, toMs: writes.toMs };
-    const [b, t] = await Promise.all([bulk.finish(finish), timed.finish(finish)]);
+    const [b, t, n] = await Promise.all([bulk.finish(finish), timed.finish(finish), stuck?.finish(finish)]);
     const seconds = (writes.toMs - writes.fromMs) / 1000;
     const events = b.eventsInWindow + t.eventsInWindow;
     const ackedInWindow = writes.acks.filter(([, ack]) => ack >= writes.fromMs && ack < writes.toMs).length;
     return {
       watchers: b.watchers + t.watchers,
+      nonReaders: n?.watchers ?? 0,
+      serverRssIdleBytes,
+      serverRssPeakBytes,
+      serverRssIdleAfterGcBytes,
+      serverRssEndAfterGcBytes,
       timedWatchers: t.watchers,
       writesPerSecond: opts.writesPerSecond,
       ackedWritesPerSecond: ackedInWindow / seconds,
@@ -146,6 +182,7 @@ export async function benchWatchFanout(work: string, opts: FanoutOptions): Promi
       otherCpuLoad: Math.max(0, writes.otherCpuSeconds / seconds),
       writeP99Ms: writes.writeP99Ms,
       closedEarly: b.closedEarly + t.closedEarly,
+      nonReadersClosed: n?.closedEarly ?? 0,
       writeErrors: writes.errors,
       firstWriteError: writes.firstError,
     };
@@ -153,6 +190,12 @@ export async function benchWatchFanout(work: string, opts: FanoutOptions): Promi
     await Promise.all(threads.map((w) => w.terminate()));
     await stopServer(server);
   }
+}
+
+/** Resident set size of a process, from /proc/<pid>/status (no GC forced: what the machine sees). */
+export function rssBytes(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : 0;
 }
 
 interface WriteLoadResult {

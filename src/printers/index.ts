@@ -25,7 +25,7 @@ import type { TablePrinter } from './types.js';
 
 export { DEFAULT_PRINTER } from './default.js';
 export { humanDuration, translateTimestampSince } from './duration.js';
-export { buildTable, toPartialObjectMetadata, type IncludeObject, type TableOptions } from './table.js';
+export { buildTable, tableHead, tableRows, toPartialObjectMetadata, type IncludeObject, type TableOptions } from './table.js';
 export type { TableColumnDefinition, TablePrinter, TableRowCondition } from './types.js';
 
 /** Printers by group stem, then kind. */

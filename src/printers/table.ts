@@ -55,19 +55,28 @@ function tableMetadata(listMeta: ListMeta | undefined, objects: readonly Obj[]):
 export function buildTable(printer: TablePrinter, objects: readonly Obj[], opts: TableOptions): Obj {
   const ordered = printer.sortList === undefined ? objects : printer.sortList(objects);
   const rows: Obj[] = [];
-  for (const obj of ordered) {
-    const conditions = printer.conditions?.(obj);
-    const object = rowObject(obj, opts);
-    for (const cells of printer.rows(obj, opts.now)) {
-      rows.push(conditions === undefined || conditions.length === 0 ? { cells, object } : { cells, conditions, object });
-    }
-  }
+  for (const obj of ordered) rows.push(...tableRows(printer, obj, opts));
+  return {
+    ...tableHead(printer, opts, objects),
+    // Serialized without omitempty upstream: absent rows are null.
+    rows: rows.length === 0 && printer.nullRowsWhenEmpty ? null : rows,
+  };
+}
+
+/** A Table's fields before its rows (a list's Table is streamed as this, then its rows). */
+export function tableHead(printer: TablePrinter, opts: TableOptions, objects: readonly Obj[] = []): Obj {
   return {
     kind: 'Table',
     apiVersion: opts.apiVersion,
     metadata: tableMetadata(opts.listMeta, objects),
-    // Both are serialized without omitempty upstream: absent headers and rows are null.
+    // Serialized without omitempty upstream: absent headers are null.
     columnDefinitions: opts.noHeaders ? null : printer.columns,
-    rows: rows.length === 0 && printer.nullRowsWhenEmpty ? null : rows,
   };
+}
+
+/** The rows of one object (printers may print several per object). */
+export function tableRows(printer: TablePrinter, obj: Obj, opts: TableOptions): Obj[] {
+  const conditions = printer.conditions?.(obj);
+  const object = rowObject(obj, opts);
+  return printer.rows(obj, opts.now).map((cells) => (conditions === undefined || conditions.length === 0 ? { cells, object } : { cells, conditions, object }));
 }

@@ -160,6 +160,7 @@ export class Subject {
     const start = await startWatch(this.store, namespace, planWatch(opts, ORCH_BRAND), selectionFor(this.info, opts));
     const events: WatchEvent[] = start.initial.map((e) => ({ type: 'ADDED', object: entryObject(e) }));
     if (start.expired) events.push({ type: 'ERROR', object: start.expired as unknown as Obj });
+    for (const line of start.backlog) events.push(JSON.parse(line.toString('utf8')) as WatchEvent);
     let wake: () => void = () => {};
     const stop = start.subscribe((line) => {
       events.push(JSON.parse(line.toString('utf8')) as WatchEvent);

@@ -19,10 +19,12 @@ export interface WatchStart {
   initial: CacheEntry[];
   /** Revision of the initial state; every later line has a higher one. */
   revision: number;
+  /** A resume's kept events after `revision` this watcher sees, as encoded (shared) lines, in order. */
+  backlog: Buffer[];
   /** Set when the requested revision is older than the kept history: send it as an ERROR event and end. */
   expired?: Status;
   /**
-   * Starts delivery of every line after `revision`, in order; `onLine` returning false stops it.
+   * Starts delivery of every line after the backlog, in order; `onLine` returning false stops it.
    * Call it in the same turn as startWatch so no event is missed.
    */
   subscribe(onLine: (line: Buffer) => boolean): () => void;
@@ -41,19 +43,24 @@ export async function startWatch(gs: GenericStore, namespace: string, plan: Watc
   const from = plan.from;
   if (from.kind === 'notOlderThan' || from.kind === 'exact') await gs.waitForRevision(from.revision);
   let revision: number;
-  let backlog: CacheEvent[] = [];
+  const backlog: Buffer[] = [];
   let initial: CacheEntry[] = [];
   if (from.kind === 'exact') {
     const since = cache.eventsSince(from.revision);
     if (since === undefined) {
       return {
         initial: [],
+        backlog: [],
         revision: from.revision,
         expired: tooOldResourceVersion(from.revision, cache.oldestResumableRevision()),
         subscribe: () => () => {},
       };
     }
-    backlog = since;
+    // Lines, not events: the client reads them at its own pace, and they are shared with every watcher.
+    for (const e of since) {
+      const line = e.entry.key.startsWith(prefix) ? lineFor(e, selection) : undefined;
+      if (line !== undefined) backlog.push(line);
+    }
     revision = from.revision;
   } else {
     revision = cache.currentRevision();
@@ -64,6 +71,7 @@ export async function startWatch(gs: GenericStore, namespace: string, plan: Watc
   }
   return {
     initial,
+    backlog,
     revision,
     subscribe(onLine) {
       let active = true;
@@ -75,7 +83,6 @@ export async function startWatch(gs: GenericStore, namespace: string, plan: Watc
         if (!onLine(line)) active = false;
         return active;
       };
-      for (const e of backlog) if (!deliver(e)) return () => {};
       const remove = cache.listen(deliver);
       return () => {
         active = false;

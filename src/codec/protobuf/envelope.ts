@@ -82,7 +82,28 @@ function readTypeMeta(r: protobuf.Reader, env: Envelope): void {
   }
 }
 
-function varintSize(n: number): number {
+/**
+ * The bytes of an envelope around a typed message of `rawLength` bytes that is written in between
+ * (a list streamed item by item): head + raw + tail equals encodeEnvelope's output.
+ */
+export function envelopeParts(apiVersion: string, kind: string, rawLength: number): { head: Buffer; tail: Buffer } {
+  const whole = encodeEnvelope({ apiVersion, kind, raw: new Uint8Array(0) });
+  // Empty raw is `12 00`; the head ends before that 0, the tail is what follows it.
+  const rawAt = 4 + 1 + varintSize(typeMetaLength(apiVersion, kind)) + typeMetaLength(apiVersion, kind);
+  const head = Buffer.allocUnsafe(rawAt + 1 + varintSize(rawLength));
+  Buffer.from(whole.buffer, whole.byteOffset, rawAt + 1).copy(head);
+  writeVarint(head, rawAt + 1, rawLength);
+  return { head, tail: Buffer.from(whole.subarray(rawAt + 2)) };
+}
+
+function typeMetaLength(apiVersion: string, kind: string): number {
+  const apiVersionLen = Buffer.byteLength(apiVersion);
+  const kindLen = Buffer.byteLength(kind);
+  return 1 + varintSize(apiVersionLen) + apiVersionLen + 1 + varintSize(kindLen) + kindLen;
+}
+
+/** Bytes of a varint. */
+export function varintSize(n: number): number {
   let size = 1;
   while (n >= 0x80) {
     n = Math.floor(n / 128);
@@ -91,7 +112,8 @@ function varintSize(n: number): number {
   return size;
 }
 
-function writeVarint(buf: Uint8Array, pos: number, n: number): number {
+/** Writes n as a varint at pos; returns the position after it. */
+export function writeVarint(buf: Uint8Array, pos: number, n: number): number {
   while (n >= 0x80) {
     buf[pos++] = (n & 0x7f) | 0x80;
     n = Math.floor(n / 128);

@@ -7,3 +7,4 @@ export { decodeProtobufObject, encodeProtobufObject, type ProtobufTypeDefaults }
 export { decodeEnvelope, encodeEnvelope, type Envelope, hasProtobufMagic, PROTOBUF_MAGIC } from './envelope.js';
 export { ProtobufDecodeError, ProtobufEncodeError, UnsupportedProtobufType } from './errors.js';
 export { groupStem, isProtobufSupported, protobufTypeFor } from './registry.js';
+export { canStreamProtobufList, protobufListPieces, type ProtobufListSource } from './list.js';

@@ -5,7 +5,7 @@
  */
 import type { AsTarget } from '../../codec/negotiation.js';
 import type { Obj } from '../../machinery/object.js';
-import { buildTable, printerFor, toPartialObjectMetadata } from '../../printers/index.js';
+import { buildTable, printerFor, toPartialObjectMetadata, type TableOptions, type TablePrinter } from '../../printers/index.js';
 import { tableOptionsOf } from './options.js';
 import type { ResourceRequest } from './resource-request.js';
 
@@ -37,14 +37,22 @@ export function transformList(r: ResourceRequest, as: AsTarget, items: Obj[], li
   };
 }
 
-function table(r: ResourceRequest, as: AsTarget, items: Obj[], listMeta: ListMeta | undefined, noHeaders: boolean): Obj {
+/** The printer and options of the request's Table (includeObject read and checked here). */
+export function tableOptionsFor(
+  r: ResourceRequest,
+  as: AsTarget,
+  listMeta: ListMeta | undefined,
+  noHeaders = false,
+): { printer: TablePrinter; options: TableOptions } {
   const { def } = r.scope.info;
   const printer = r.scope.cached('printer', () => printerFor(def.groupStem, def.kind, r.ctx.brand));
-  return buildTable(printer, items, {
-    includeObject: tableOptionsOf(r.query).includeObject,
-    apiVersion: metaApiVersion(as),
-    listMeta,
-    noHeaders,
-    now: r.ctx.now,
-  });
+  return {
+    printer,
+    options: { includeObject: tableOptionsOf(r.query).includeObject, apiVersion: metaApiVersion(as), listMeta, noHeaders, now: r.ctx.now },
+  };
+}
+
+function table(r: ResourceRequest, as: AsTarget, items: Obj[], listMeta: ListMeta | undefined, noHeaders: boolean): Obj {
+  const { printer, options } = tableOptionsFor(r, as, listMeta, noHeaders);
+  return buildTable(printer, items, options);
 }

@@ -1,8 +1,9 @@
 /**
  * Watch streams: newline-delimited watch events over a chunked (HTTP/1.1) or streamed (HTTP/2)
- * response. The initial state is written with backpressure; live events go through a bounded
- * buffer, and a watcher that stops reading is closed when it fills (the client resumes from its
- * last resourceVersion), so no watcher ever slows another or the writers.
+ * response. The initial state and a resume's backlog are written with backpressure; live events
+ * go through a bounded queue (watch-sink.ts), and a watcher that stops reading is ended when it
+ * fills (the client resumes from its last resourceVersion), so no watcher ever slows another or
+ * the writers.
  */
 import type { ServerResponse } from 'node:http';
 import { decodeWatchEvent, encodeWatchEvent, watchEventLine } from '../../codec/watch-event.js';
@@ -10,11 +11,11 @@ import { notAcceptable } from '../../machinery/status.js';
 import { planWatch } from '../../registry/read-options.js';
 import { selectionFor } from '../../registry/selection.js';
 import type { WatchStart } from '../../registry/watch.js';
-import type { CacheEntry } from '../../storage/cacher/types.js';
+import { WatchSink } from '../watch-sink.js';
 import { watchOptionsOf } from './options.js';
 import type { ResourceRequest } from './resource-request.js';
 
-/** Bytes a watcher may have waiting for its socket before it is closed. */
+/** Bytes of events a watcher may have waiting for its socket before it is ended. */
 export const WATCH_BUFFER_BYTES = 1024 * 1024;
 /** How often a watch that allows bookmarks gets one (upstream: about a minute). */
 const BOOKMARK_INTERVAL_MS = 60_000;
@@ -46,96 +47,61 @@ async function lineWriter(r: ResourceRequest): Promise<(line: Buffer) => Buffer>
   };
 }
 
-/** One watcher's output: catch-up (initial state, live lines held), then live with a bounded buffer. */
-class WatchOutput {
-  open = true;
-  private catchingUp = true;
-  private readonly pending: Buffer[] = [];
-  private pendingBytes = 0;
-  private finish: () => void = () => {};
-  readonly done = new Promise<void>((resolve) => {
-    this.finish = resolve;
-  });
-
-  constructor(
-    private readonly res: ServerResponse,
-    private readonly rewrite: (line: Buffer) => Buffer,
-  ) {
-    res.on('close', () => this.end());
-  }
-
-  end(): void {
-    this.open = false;
-    this.finish();
-  }
-
-  /** A shared live line; false once this watcher is closed (it stops receiving). */
-  deliver(line: Buffer): boolean {
-    if (!this.open) return false;
-    // Lines held during catch-up are rewritten when written, so the first written carries the headers.
-    if (this.catchingUp) {
-      this.pending.push(line);
-      this.pendingBytes += line.length;
-    } else {
-      this.res.write(this.rewrite(line));
-    }
-    if ((this.catchingUp ? this.pendingBytes : this.res.writableLength) > WATCH_BUFFER_BYTES) {
-      this.end();
-      return false;
-    }
-    return true;
-  }
-
-  /** A line of this watcher's own (a periodic bookmark), only while live. */
-  writeOwn(line: Buffer): void {
-    if (this.open && !this.catchingUp) this.res.write(line);
-  }
-
-  /** The last line before closing (the timeout's bookmark). */
-  writeLast(line: Buffer): void {
-    if (this.open) this.res.write(line);
-  }
-
-  /** Writes the initial state at the client's pace, then what arrived meanwhile, and goes live. */
-  async catchUp(initial: readonly CacheEntry[], endBookmark: Buffer | undefined): Promise<void> {
-    for (const entry of initial) {
-      if (!this.open) break;
-      if (!this.res.write(this.rewrite(watchEventLine('ADDED', entry.json)))) {
-        await Promise.race([new Promise((resolve) => this.res.once('drain', resolve)), this.done]);
-      }
-    }
-    if (this.open && endBookmark) this.res.write(endBookmark);
-    for (const line of this.pending) if (this.open) this.res.write(this.rewrite(line));
-    this.pending.length = 0;
-    this.catchingUp = false;
-  }
-}
-
 /** Streams one started watch until timeout, client close, buffer overflow or shutdown. */
 async function stream(r: ResourceRequest, start: WatchStart, opts: ReturnType<typeof watchOptionsOf>, endBookmark: boolean): Promise<void> {
   const res = r.res as ServerResponse;
-  const out = new WatchOutput(res, await lineWriter(r));
+  let finish: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  let open = true;
+  const end = () => {
+    open = false;
+    finish();
+  };
+  // Lines are rewritten (Tables) when written, so the first written carries the Table's headers.
+  const rewrite = await lineWriter(r);
+  const sink = new WatchSink(res, { bufferBytes: WATCH_BUFFER_BYTES, encode: r.output.as === undefined ? undefined : rewrite, onOverflow: end });
   res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
-  const unsubscribe = start.subscribe((line) => out.deliver(line));
-  void r.shuttingDown.then(() => out.end());
+  // Live lines wait in the sink until the initial state and the backlog are out.
+  const unsubscribe = start.subscribe((line) => open && sink.push(line));
+  res.on('close', end);
+  void r.shuttingDown.then(end);
   const revision = () => r.scope.store?.currentRevision() ?? start.revision;
   const timer = setTimeout(() => {
-    if (opts.allowWatchBookmarks) out.writeLast(bookmarkLine(r, revision(), false));
-    out.end();
+    if (open && opts.allowWatchBookmarks) sink.push(bookmarkLine(r, revision(), false));
+    end();
   }, opts.timeoutSeconds * 1000);
-  const bookmarks = opts.allowWatchBookmarks ? setInterval(() => out.writeOwn(bookmarkLine(r, revision(), false)), BOOKMARK_INTERVAL_MS) : undefined;
+  let catchingUp = true;
+  const bookmarks = opts.allowWatchBookmarks
+    ? setInterval(() => {
+        if (open && !catchingUp) sink.push(bookmarkLine(r, revision(), false));
+      }, BOOKMARK_INTERVAL_MS)
+    : undefined;
   if (start.expired) {
     res.write(encodeWatchEvent('ERROR', start.expired));
-    out.end();
+    end();
   } else {
-    await out.catchUp(start.initial, endBookmark ? bookmarkLine(r, start.revision, true) : undefined);
+    // The initial state and the kept events a resume asked for go at the client's pace.
+    for (const entry of start.initial) {
+      if (!open) break;
+      await sink.send(watchEventLine('ADDED', entry.json), done);
+    }
+    for (const line of start.backlog) {
+      if (!open) break;
+      await sink.send(line, done);
+    }
+    if (open && endBookmark) await sink.send(bookmarkLine(r, start.revision, true), done);
+    catchingUp = false;
+    sink.release();
   }
   (res as { flushHeaders?: () => void }).flushHeaders?.();
-  await out.done;
-  out.open = false;
+  await done;
+  open = false;
   clearTimeout(timer);
   if (bookmarks) clearInterval(bookmarks);
   unsubscribe();
+  sink.finish();
   res.end();
 }
 

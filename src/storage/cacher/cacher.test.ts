@@ -35,7 +35,7 @@ function clock(start = 0) {
 
 const served = (e: CacheEntry | undefined): unknown => (e === undefined ? undefined : JSON.parse(e.json.toString('utf8')));
 
-async function setup(opts: { historyMs?: number; maxEvents?: number } = {}) {
+async function setup(opts: { historyMs?: number; maxEvents?: number; maxBytes?: number } = {}) {
   const store = new MemoryStore();
   const c = clock(1_000_000);
   const { toEntry, calls } = entryEncoder();
@@ -196,6 +196,44 @@ describe('Cacher', () => {
     for (let i = 1; i <= 20; i++) rev = await store.update(`${PREFIX}a`, enc({ v: String(i) }), rev);
     assert.equal(cacher.eventsSince(rev - 10)?.length, 10);
     assert.equal(cacher.eventsSince(rev - 11), undefined);
+    await store.close();
+  });
+
+  it('keeps at most maxBytes of history: large writes push old events out by size (410 for resumes before them)', async () => {
+    const { store, cacher } = await setup({ maxBytes: 1024 * 1024 });
+    await cacher.start();
+    const payload = 'y'.repeat(100 * 1024);
+    const revs: number[] = [];
+    let rev = await store.create(`${PREFIX}a`, enc({ v: payload }));
+    revs.push(rev);
+    for (let i = 1; i < 30; i++) {
+      rev = await store.update(`${PREFIX}a`, enc({ v: `${payload}${i}` }), rev);
+      revs.push(rev);
+    }
+    const { events, bytes } = cacher.historySize();
+    // Each 100 KiB event is charged about 300 KiB: three fit in 1 MiB, whatever the count and time limits.
+    assert.equal(events, 3, `kept ${events} events`);
+    assert.ok(bytes <= 1024 * 1024, `kept ${bytes} bytes`);
+    const oldest = cacher.oldestResumableRevision();
+    assert.equal(cacher.eventsSince(revs[0]), undefined);
+    assert.equal(cacher.eventsSince(oldest - 1), undefined);
+    assert.deepEqual(
+      cacher.eventsSince(oldest)?.map((e) => e.revision),
+      revs.slice(revs.length - events),
+    );
+    await store.close();
+  });
+
+  it('bounds the history by default (count and bytes), not only by time', async () => {
+    const { store, cacher } = await setup();
+    await cacher.start();
+    const payload = 'z'.repeat(1024 * 1024);
+    let rev = await store.create(`${PREFIX}a`, enc({ v: payload }));
+    for (let i = 1; i < 60; i++) rev = await store.update(`${PREFIX}a`, enc({ v: `${payload}${i}` }), rev);
+    // 60 MiB written within a second of the injected clock: far less than that is kept.
+    assert.ok(cacher.historySize().bytes <= 64 * 1024 * 1024);
+    assert.ok(cacher.historySize().events < 40, `kept ${cacher.historySize().events} events of 1 MiB`);
+    assert.equal(cacher.eventsSince(0), undefined);
     await store.close();
   });
 

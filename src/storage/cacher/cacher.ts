@@ -18,11 +18,27 @@ const WAITER_POLL_MS = 20;
 /** Rows read per page while filling the cache. */
 const START_PAGE = 1000;
 
+/**
+ * History bounds. Upstream's watch cache keeps at most 100 * 1024 events per resource (its
+ * capacity's upper bound) and sizes itself to about 75 s of them; it has no byte bound, so a
+ * resource of large objects written fast can hold gigabytes. We keep what upstream keeps by
+ * count, for up to 5 minutes (so a client paused by a GC or its own restart resumes without a
+ * re-list), and cap the bytes at 64 MiB per resource: an event of a 1 KiB object is charged
+ * about 4 KiB (eventBytes), so that is about 16,000 events, 80 s at 200 writes/s (upstream's
+ * 75 s), and a few dozen of the largest (1.5 MiB) objects. A client that falls further behind
+ * gets 410 Expired and re-lists, as after a compaction.
+ */
+export const DEFAULT_HISTORY_MS = 5 * 60_000;
+export const DEFAULT_MAX_EVENTS = 100 * 1024;
+export const DEFAULT_MAX_HISTORY_BYTES = 64 * 1024 * 1024;
+
 export interface CacherOptions {
   /** How long events are kept for watches that resume; default 5 minutes. */
   historyMs?: number;
-  /** Most events kept whatever their age; default 100,000. */
+  /** Most events kept whatever their age; default DEFAULT_MAX_EVENTS. */
   maxEvents?: number;
+  /** Most bytes of events kept (as eventBytes charges them); default DEFAULT_MAX_HISTORY_BYTES. */
+  maxBytes?: number;
   now?: () => number;
 }
 
@@ -48,7 +64,12 @@ export class Cacher {
     private readonly toEntry: ToEntry,
     opts: CacherOptions = {},
   ) {
-    this.ring = new EventRing(opts.historyMs ?? 5 * 60_000, opts.maxEvents ?? 100_000, opts.now ?? Date.now);
+    this.ring = new EventRing(
+      opts.historyMs ?? DEFAULT_HISTORY_MS,
+      opts.maxEvents ?? DEFAULT_MAX_EVENTS,
+      opts.now ?? Date.now,
+      opts.maxBytes ?? DEFAULT_MAX_HISTORY_BYTES,
+    );
   }
 
   /** Lists the store and starts the watch that keeps the cache current. */
@@ -96,6 +117,11 @@ export class Cacher {
   /** The revision the cache is known to reflect. */
   currentRevision(): number {
     return this.live ? Math.max(this.revision, this.store.currentRevision()) : this.revision;
+  }
+
+  /** How many events the history holds, and the bytes they are charged. */
+  historySize(): { events: number; bytes: number } {
+    return { events: this.ring.length(), bytes: this.ring.size() };
   }
 
   /** Events after this revision are all in the ring (older resumes get 410). */

@@ -2,11 +2,12 @@
 // it must get 410 instead (events trimmed by age on an injected clock, or by count).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { EventRing } from './event-ring.js';
+import { EventRing, eventBytes } from './event-ring.js';
 import type { CacheEvent } from './types.js';
 
-function ev(revision: number): CacheEvent {
-  const entry = { key: `/r/k${revision}`, modRevision: revision, json: Buffer.from(`{"rv":${revision}}`), labels: undefined, fields: {} };
+function ev(revision: number, size = 0): CacheEvent {
+  const json = Buffer.from(`{"rv":${revision}${size > 0 ? `,"x":"${'x'.repeat(size)}"` : ''}}`);
+  const entry = { key: `/r/k${revision}`, modRevision: revision, json, labels: undefined, fields: {} };
   return { type: 'ADDED', revision, entry };
 }
 
@@ -92,6 +93,36 @@ describe('EventRing', () => {
     assert.equal(ring.startRevision(), 2);
     assert.equal(ring.since(1), undefined);
     assert.deepEqual(revs(ring.since(2)), [3, 4, 5]);
+  });
+
+  it('keeps at most maxBytes of events, charged by their JSON size', () => {
+    const big = eventBytes(ev(1, 100_000));
+    const ring = new EventRing(60_000, 1000, clock().now, 3 * big + 100);
+    ring.reset(0);
+    for (let r = 1; r <= 3; r++) ring.push(ev(r, 100_000));
+    assert.deepEqual(revs(ring.since(0)), [1, 2, 3]);
+    ring.push(ev(4, 100_000));
+    assert.equal(ring.startRevision(), 1);
+    assert.equal(ring.since(0), undefined);
+    assert.deepEqual(revs(ring.since(1)), [2, 3, 4]);
+    assert.ok(ring.size() <= 3 * big + 100);
+    // Small events fill the room one large one leaves.
+    const smallBytes = eventBytes(ev(5));
+    ring.push(ev(5));
+    assert.equal(ring.startRevision(), 2);
+    assert.equal(ring.length(), 3);
+    assert.equal(ring.size(), 2 * big + smallBytes);
+  });
+
+  it('keeps the newest event even when it alone is larger than maxBytes', () => {
+    const ring = new EventRing(60_000, 1000, clock().now, 1000);
+    ring.reset(0);
+    ring.push(ev(1, 10));
+    ring.push(ev(2, 5000));
+    assert.equal(ring.startRevision(), 1);
+    assert.deepEqual(revs(ring.since(1)), [2]);
+    ring.push(ev(3, 10));
+    assert.deepEqual(revs(ring.since(2)), [3]);
   });
 
   it('stays correct over many events (its arrays are compacted as it goes)', () => {

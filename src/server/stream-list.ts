@@ -1,0 +1,218 @@
+/**
+ * Writes a list response a batch at a time: items are encoded as they are written, the writer
+ * waits for the socket to drain between batches and yields to the event loop every few
+ * milliseconds, so a large list neither holds the loop nor is built in one buffer, and a client
+ * that stops reading pins one batch, not the response. A client that goes away stops the
+ * work. The bytes are those of encoding the whole list at once (JSON, pretty JSON, Protobuf,
+ * Table, PartialObjectMetadataList); YAML is still encoded whole.
+ */
+import { createGzip } from 'node:zlib';
+import type { Writable } from 'node:stream';
+import type { AsTarget } from '../codec/negotiation.js';
+import { canStreamProtobufList, jsonArrayObjectPieces, protobufListPieces } from '../codec/list-stream.js';
+import { chooseEncoding, contentTypeOf } from '../codec/serialize.js';
+import type { Obj } from '../machinery/object.js';
+import { entryObject } from '../registry/cache-entry.js';
+import type { EntryList } from '../registry/list.js';
+import { acceptsGzip, GZIP_THRESHOLD_BYTES, writeBody, writeObject, type Request, type Response } from './http.js';
+import type { ResourceRequest } from './handlers/resource-request.js';
+
+/** The longest the writer runs before it lets other requests in. */
+const SLICE_MS = 10;
+/** Bytes gathered into one socket write. */
+const BATCH_BYTES = 64 * 1024;
+
+/** A list body as pieces (zero-length ones are yield points) and its length once known. */
+interface Pieces {
+  contentType: string;
+  pieces: Generator<Buffer, void, undefined>;
+  size: { bytes?: number };
+}
+
+/** Answers a list in the negotiated representation, streamed when it can be. */
+export async function streamList(r: ResourceRequest, list: EntryList): Promise<void> {
+  const body = r.output.as ? await metaListPieces(r, r.output.as, list) : objectListPieces(r, list);
+  if (body === undefined) return writeWhole(r, list);
+  await writePieces(r.res, body);
+}
+
+/** The list of objects itself: JSON from the cached bytes, pretty JSON, Protobuf; undefined for YAML. */
+function objectListPieces(r: ResourceRequest, list: EntryList): Pieces | undefined {
+  const { entries } = list;
+  const encoding = chooseEncoding(r.output.encodings, list.apiVersion, list.kind);
+  if (encoding === 'json' && !r.output.pretty) {
+    // Each item's served JSON is cached: joined as they are, with no per-item encode.
+    let bytes = 0;
+    for (const e of entries) bytes += e.json.length;
+    const pieces = jsonArrayObjectPieces({
+      head: { kind: list.kind, apiVersion: list.apiVersion, metadata: list.metadata },
+      key: 'items',
+      count: entries.length,
+      elements: (i) => (entries[i] as EntryList['entries'][number]).json,
+      emptyAs: '[]',
+      pretty: false,
+    });
+    // `<head without "}">,"items":[` + items + commas + `]}`.
+    const headBytes = Buffer.byteLength(JSON.stringify({ kind: list.kind, apiVersion: list.apiVersion, metadata: list.metadata }));
+    const size = { bytes: headBytes + 11 + bytes + Math.max(0, entries.length - 1) };
+    return { contentType: contentTypeOf('json', ''), pieces, size };
+  }
+  const item = (i: number): Obj => entryObject(entries[i] as EntryList['entries'][number]);
+  if (encoding === 'json') {
+    const pieces = jsonArrayObjectPieces({
+      head: { apiVersion: list.apiVersion, kind: list.kind, metadata: list.metadata },
+      key: 'items',
+      count: entries.length,
+      elements: (i) => [item(i)],
+      emptyAs: '[]',
+      pretty: true,
+    });
+    return { contentType: contentTypeOf('json', ''), pieces, size: {} };
+  }
+  if (encoding === 'protobuf' && canStreamProtobufList(list.apiVersion, list.kind)) {
+    const size: { bytes?: number } = {};
+    const src = { apiVersion: list.apiVersion, kind: list.kind, metadata: list.metadata as Record<string, unknown>, count: entries.length, item };
+    return { contentType: contentTypeOf('protobuf', r.output.protobufMediaType), pieces: protobufListPieces(src, size), size };
+  }
+  return undefined;
+}
+
+/** A Table or PartialObjectMetadataList of the list's objects, as JSON; undefined for other encodings. */
+async function metaListPieces(r: ResourceRequest, as: AsTarget, list: EntryList): Promise<Pieces | undefined> {
+  const apiVersion = `${as.group}/${as.version}`;
+  const kind = as.kind === 'Table' ? 'Table' : 'PartialObjectMetadataList';
+  // Tables and their printers load on the first request for one, not at start-up. The options
+  // are read first: a bad includeObject is a 400 before any 406, as when the Table was built whole.
+  const table = as.kind === 'Table' ? (await import('./handlers/transform.js')).tableOptionsFor(r, as, list.metadata) : undefined;
+  if (chooseEncoding(r.output.encodings, apiVersion, kind) !== 'json') return undefined;
+  const { entries } = list;
+  const pretty = r.output.pretty;
+  const contentType = contentTypeOf('json', '');
+  if (table === undefined) {
+    const { toPartialObjectMetadata } = await import('../printers/index.js');
+    const pieces = jsonArrayObjectPieces({
+      head: { kind, apiVersion, metadata: list.metadata },
+      key: 'items',
+      count: entries.length,
+      elements: (i) => [toPartialObjectMetadata(entryObject(entries[i] as EntryList['entries'][number]), apiVersion)],
+      emptyAs: '[]',
+      pretty,
+    });
+    return { contentType, pieces, size: {} };
+  }
+  const { tableHead, tableRows } = await import('../printers/index.js');
+  const { printer, options } = table;
+  // A printer that orders its rows needs every object first (only small kinds have one).
+  const sorted = printer.sortList?.(entries.map(entryObject));
+  const object = (i: number): Obj => (sorted ? (sorted[i] as Obj) : entryObject(entries[i] as EntryList['entries'][number]));
+  const pieces = jsonArrayObjectPieces({
+    head: tableHead(printer, options),
+    key: 'rows',
+    count: entries.length,
+    elements: (i) => tableRows(printer, object(i), options),
+    emptyAs: printer.nullRowsWhenEmpty ? 'null' : '[]',
+    pretty,
+  });
+  return { contentType, pieces, size: {} };
+}
+
+/** The representations not streamed (YAML): encoded whole, as before. */
+async function writeWhole(r: ResourceRequest, list: EntryList): Promise<void> {
+  if (r.output.as) {
+    const { transformList } = await import('./handlers/transform.js');
+    return writeObject(r.res, 200, transformList(r, r.output.as, list.entries.map(entryObject), list.metadata), r.output);
+  }
+  writeObject(r.res, 200, { apiVersion: list.apiVersion, kind: list.kind, metadata: list.metadata, items: list.entries.map(entryObject) }, r.output);
+}
+
+/**
+ * Writes the pieces with backpressure. The first GZIP_THRESHOLD_BYTES are gathered before the
+ * head is written, so a small body goes out whole with its Content-Length (as writeBody), and a
+ * larger one is gzipped when the client accepts it. An encoding error before that point
+ * throws (the caller answers a Status); after it, the response is cut, never ended as if whole.
+ */
+export async function writePieces(res: Response, body: Pieces): Promise<void> {
+  const { pieces } = body;
+  let closed = false;
+  let wake: (() => void) | undefined;
+  const onClose = () => {
+    closed = true;
+    wake?.();
+  };
+  res.once('close', onClose);
+  let sliceStart = performance.now();
+  const yieldIfDue = async () => {
+    if (performance.now() - sliceStart < SLICE_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    sliceStart = performance.now();
+  };
+  try {
+    const first: Buffer[] = [];
+    let firstBytes = 0;
+    for (;;) {
+      const next = pieces.next();
+      if (next.done) {
+        writeBody(res, 200, body.contentType, Buffer.concat(first, firstBytes));
+        return;
+      }
+      if (next.value.length > 0) {
+        first.push(next.value);
+        firstBytes += next.value.length;
+        if (firstBytes >= GZIP_THRESHOLD_BYTES) break;
+      }
+      await yieldIfDue();
+      if (closed) return;
+    }
+
+    const gzip = acceptsGzip((res as { req?: Request }).req);
+    const headers: Record<string, string | number> = { 'content-type': body.contentType };
+    if (gzip) Object.assign(headers, { 'content-encoding': 'gzip', vary: 'Accept-Encoding' });
+    else if (body.size.bytes !== undefined) headers['content-length'] = body.size.bytes;
+    res.writeHead(200, headers);
+    let out = res as unknown as Writable;
+    if (gzip) {
+      const zip = createGzip();
+      zip.on('error', () => res.destroy());
+      zip.pipe(res as unknown as Writable);
+      res.once('close', () => zip.destroy());
+      out = zip;
+    }
+    const write = async (chunk: Buffer) => {
+      if (out.write(chunk) || closed) return;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        out.once('drain', resolve);
+      });
+      wake = undefined;
+    };
+    try {
+      let batch: Buffer[] = first;
+      let batchBytes = firstBytes;
+      for (;;) {
+        const next = pieces.next();
+        if (next.done || batchBytes >= BATCH_BYTES) {
+          if (batchBytes > 0) await write(Buffer.concat(batch, batchBytes));
+          batch = [];
+          batchBytes = 0;
+        }
+        if (closed) return;
+        if (next.done) break;
+        if (next.value.length > 0) {
+          batch.push(next.value);
+          batchBytes += next.value.length;
+        }
+        await yieldIfDue();
+        if (closed) return;
+      }
+      out.end();
+    } catch (err) {
+      // Headers are out: a Status cannot follow, and ending would pass a cut body off as whole.
+      console.error('list response failed after its head was written:', err);
+      res.destroy();
+    }
+  } finally {
+    res.removeListener('close', onClose);
+    // Frees what the encoders hold (e.g. kept Protobuf items) when the client left early.
+    pieces.return();
+  }
+}
