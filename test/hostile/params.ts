@@ -118,7 +118,9 @@ function pickParams(rng: Rng, table: readonly Param[]): { query: string; bad: bo
   const n = rng.int(1, 4);
   for (let i = 0; i < n; i++) {
     const p = rng.pick(table);
-    const useBad = p.bad.length > 0 && rng.chance(0.4);
+    // A bare name (`?limit`) is an empty value, which upstream reads as unset.
+    const bare = rng.chance(0.05);
+    const useBad = !bare && p.bad.length > 0 && rng.chance(0.4);
     const value = useBad ? rng.pick(p.bad) : rng.pick(p.good);
     // A repeated parameter: upstream reads the first value, so only the first one decides.
     if (!names.includes(p.name) && useBad) {
@@ -126,7 +128,7 @@ function pickParams(rng: Rng, table: readonly Param[]): { query: string; bad: bo
       badName ??= p.name;
     }
     names.push(p.name);
-    parts.push(rng.chance(0.05) ? enc(p.name) : `${p.name}=${enc(value)}`);
+    parts.push(bare ? enc(p.name) : `${p.name}=${enc(value)}`);
   }
   return { query: parts.join('&'), bad, names, badName };
 }
@@ -171,7 +173,9 @@ export const params: Family = {
     const headers = { accept };
     if (verb === 'list' || verb === 'watch') {
       const collection = rng.pick([ctx.cms, ctx.pods, ctx.deploys, '/api/v1/configmaps', '/api/v1/namespaces']);
-      const p = pickParams(rng, [...LIST_PARAMS, fieldSelectors(collection, ctx)]);
+      // Watches are long-running: upstream never reads their `timeout` (only timeoutSeconds).
+      const table = verb === 'watch' ? LIST_PARAMS.map((p) => (p.name === 'timeout' ? { ...p, good: [...p.good, ...p.bad], bad: [] } : p)) : LIST_PARAMS;
+      const p = pickParams(rng, [...table, fieldSelectors(collection, ctx)]);
       let query = p.query;
       let bad = p.bad;
       const match = rng.pick([undefined, undefined, 'Exact', 'NotOlderThan', 'bogus']);

@@ -102,7 +102,7 @@ export async function runHostile(opts: RunOptions): Promise<RunReport> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const families = opts.families ?? FAMILIES;
   const cap = opts.variantFailureCap ?? 3;
-  const maxCrashes = opts.maxCrashes ?? 3;
+  const maxCrashes = opts.maxCrashes ?? 8;
   const started = now();
   const deadline = opts.durationMs ? started + opts.durationMs : Number.POSITIVE_INFINITY;
 
@@ -122,6 +122,20 @@ export async function runHostile(opts: RunOptions): Promise<RunReport> {
   let restarting: Promise<void> | undefined;
   const pollution = new Set<string>();
 
+  const inFlight = new Set<{ index: number; c: HostileCase; start: number }>();
+  /** The cases in flight when each server died (recorded once, by whoever noticed first). */
+  const crashSuspects = new WeakMap<HostedServer, string>();
+  void hostedDeathWatch();
+  function hostedDeathWatch(): void {
+    const h = hosted;
+    void h.died.then(() => {
+      if (!h.death) return;
+      crashSuspects.set(h, [...inFlight].map((f) => `case ${f.index} (${f.c.family}: ${f.c.variant})`).join(', '));
+      // Quarantine every variant in flight: a crash is expensive, one per variant is enough.
+      for (const f of inFlight) failuresByVariant.set(`${f.c.family}\u0000${f.c.variant}`, cap);
+    });
+  }
+
   const fail = (index: number, family: Family, c: HostileCase, kind: string, detail: string, answer?: Answer) => {
     const key = `${c.family}\u0000${c.variant}`;
     // Collateral failures (the server was busy with another case) do not count against the variant.
@@ -131,8 +145,9 @@ export async function runHostile(opts: RunOptions): Promise<RunReport> {
     // Keep the first few of each variant for the report; counts are kept for all.
     const f: Failure = { index, family: c.family, owner: family.owner, variant: c.variant, kind, detail, c, answer };
     const n = failuresByVariant.get(key) ?? 0;
-    if (n <= 3 && failures.length < 5000) failures.push(f);
-    if (n === 1 && kind !== 'unresponsive') opts.onFirstFailure?.(f);
+    const first = kind === 'crash' || (n === 1 && kind !== 'unresponsive');
+    if ((n <= 3 || kind === 'crash') && failures.length < 5000) failures.push(f);
+    if (first) opts.onFirstFailure?.(f);
   };
 
   /** Restarts a dead server on a fresh data dir, once, whoever notices first. */
@@ -149,6 +164,7 @@ export async function runHostile(opts: RunOptions): Promise<RunReport> {
         return;
       }
       hosted = await hostServer();
+      hostedDeathWatch();
       prober.target(hosted.server);
       for (const lane of lanes) {
         lane.agent.destroy();
@@ -185,7 +201,10 @@ export async function runHostile(opts: RunOptions): Promise<RunReport> {
     }
     const namesBefore = c.collection ? await lane.names(c.collection) : undefined;
     const start = now();
+    const flight = { index, c, start };
+    inFlight.add(flight);
     const answer = await send(lane.server, c.watch ? false : lane.agent, c.method, c.path, { headers: c.headers, body: c.body, timeoutMs, watch: c.watch });
+    inFlight.delete(flight);
     timings.push({ start, end: now(), family: c.family, variant: c.variant, index });
     if (c.target === lane.ctx.nsObj || c.path.startsWith(lane.ctx.nsObj)) lane.nsObjDirty = true;
 
@@ -195,7 +214,9 @@ export async function runHostile(opts: RunOptions): Promise<RunReport> {
       // Did the server die, or only drop this connection?
       const died = await Promise.race([hosted.died, new Promise<undefined>((r) => setTimeout(() => r(undefined), 1000))]);
       if (died !== undefined && hosted.death) {
-        fail(index, family, c, 'crash', hosted.death, answer);
+        // Every case in flight loses its answer; only one of them killed the server. Each is
+        // reported with the others, so the culprit can be replayed alone (--only).
+        fail(index, family, c, 'crash', `${hosted.death}; in flight then: ${crashSuspects.get(hosted) ?? ''}`, answer);
         await restart();
         return;
       }

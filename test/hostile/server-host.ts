@@ -22,7 +22,7 @@ export interface HostedServer {
 }
 
 /** The server's heap cap: a request that makes it allocate past this is a crash, not a test-process OOM. */
-const HEAP_MB = 1536;
+const HEAP_MB = 768;
 
 /** Starts a fresh server (new data dir) in a child process; resolves once it serves. */
 export async function hostServer(opts: { requestTimeoutMs?: number } = {}): Promise<HostedServer> {

@@ -7,7 +7,6 @@
 import {
   APPLY_TYPE,
   configMap,
-  deployment,
   JSON_PATCH_TYPE,
   JSON_TYPE,
   jsonPatchAdd,
