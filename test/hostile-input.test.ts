@@ -33,7 +33,14 @@ describe(`hostile input (seed ${SEED}, ${CASES} cases)`, () => {
   });
 
   it('the server never died', () => {
-    assert.deepEqual(report.crashes, []);
+    const crashes = report.failures.filter((f) => f.kind === 'crash').map((f) => describeFailure(SEED, f));
+    assert.deepEqual({ crashes: report.crashes, cases: crashes }, { crashes: [], cases: [] });
+  });
+
+  it("the runner's own requests (snapshots before and after each case) were always answered", () => {
+    // Collateral of another case that held or killed the server: see the slow /healthz blame.
+    const collateral = report.failures.filter((f) => f.kind === 'unresponsive').map((f) => describeFailure(SEED, f));
+    assert.deepEqual(collateral, []);
   });
 
   it('no built-in prototype gained a property in the server', () => {
@@ -50,7 +57,9 @@ describe(`hostile input (seed ${SEED}, ${CASES} cases)`, () => {
     it(`${family.name}: no 5xx, upstream's answers, no partial write`, (t) => {
       const stats = report.perFamily.get(family.name);
       t.diagnostic(`${stats?.ran ?? 0} cases`);
-      const failures = report.failures.filter((f) => f.family === family.name).map((f) => describeFailure(SEED, f));
+      const failures = report.failures
+        .filter((f) => f.family === family.name && f.kind !== 'crash' && f.kind !== 'unresponsive')
+        .map((f) => describeFailure(SEED, f));
       assert.deepEqual(failures, []);
     });
   }

@@ -204,7 +204,8 @@ export async function runHostile(opts: RunOptions): Promise<RunReport> {
     const flight = { index, c, start };
     inFlight.add(flight);
     const answer = await send(lane.server, c.watch ? false : lane.agent, c.method, c.path, { headers: c.headers, body: c.body, timeoutMs, watch: c.watch });
-    inFlight.delete(flight);
+    // A case whose connection failed stays in flight until it is known whether the server died.
+    if (answer.status > 0) inFlight.delete(flight);
     timings.push({ start, end: now(), family: c.family, variant: c.variant, index });
     if (c.target === lane.ctx.nsObj || c.path.startsWith(lane.ctx.nsObj)) lane.nsObjDirty = true;
 
@@ -213,6 +214,7 @@ export async function runHostile(opts: RunOptions): Promise<RunReport> {
       if (answer.status < 0) return fail(index, family, c, 'generator', answer.error ?? '');
       // Did the server die, or only drop this connection?
       const died = await Promise.race([hosted.died, new Promise<undefined>((r) => setTimeout(() => r(undefined), 1000))]);
+      inFlight.delete(flight);
       if (died !== undefined && hosted.death) {
         // Every case in flight loses its answer; only one of them killed the server. Each is
         // reported with the others, so the culprit can be replayed alone (--only).

@@ -42,7 +42,8 @@ export async function hostServer(opts: { requestTimeoutMs?: number } = {}): Prom
   hosted.died = new Promise<string>((resolve) => {
     child.on('exit', (code, signal) => {
       if (!stopping) {
-        const fatal = /FATAL ERROR[^\n]*|RangeError[^\n]*|Error[^\n]*/.exec(stderr)?.[0];
+        const lines = stderr.split('\n').filter((l) => l.trim() !== '');
+        const fatal = lines.find((l) => /FATAL ERROR|RangeError|Error:/.test(l)) ?? lines.at(-1);
         hosted.death = `server process exited (${signal ?? `code ${code}`})${fatal ? `: ${fatal}` : ''}`;
       }
       resolve(hosted.death ?? 'stopped');

@@ -4,19 +4,7 @@
  * DeleteOptions body. A family supplies the fragment (raw JSON text) and the key it sits under;
  * this file picks the verb, content type and parameters, and says what the case may change.
  */
-import {
-  APPLY_TYPE,
-  configMap,
-  JSON_PATCH_TYPE,
-  JSON_TYPE,
-  jsonPatchAdd,
-  MERGE_TYPE,
-  namespace,
-  pod,
-  SMP_TYPE,
-  splice,
-  YAML_TYPE,
-} from './bodies.js';
+import { APPLY_TYPE, configMap, JSON_PATCH_TYPE, JSON_TYPE, jsonPatchAdd, MERGE_TYPE, namespace, pod, SMP_TYPE, splice, YAML_TYPE } from './bodies.js';
 import type { HostileCase, LaneContext } from './hostile-case.js';
 import type { Rng } from './prng.js';
 
