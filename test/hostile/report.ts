@@ -3,21 +3,21 @@ import type { HostileCase } from './hostile-case.js';
 import type { Failure, RunReport } from './runner.js';
 
 /** A short, printable excerpt of a body (escaped text, or hex when it is binary). */
-export function excerpt(body: string | Buffer | undefined, max = 160): string {
+export function excerpt(body: string | Buffer | undefined, max = 160, fullBytes?: number): string {
   if (body === undefined) return '(no body)';
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
   const text = bytes.toString('utf8');
   const binary = Buffer.isBuffer(body) && (text.includes('\uFFFD') || /[\u0000-\u0008\u000e-\u001f]/.test(text));
   const shown = binary ? `hex ${bytes.subarray(0, max / 2).toString('hex')}` : JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
-  return `(${bytes.length} bytes) ${shown}`;
+  return `(${fullBytes ?? bytes.length} bytes) ${shown}`;
 }
 
 /** One case as a line a person can replay. */
-export function describeCase(seed: number, index: number, c: HostileCase): string {
+export function describeCase(seed: number, index: number, c: HostileCase, bodyBytes?: number): string {
   const type = c.headers?.['content-type'] ?? '';
   const accept = c.headers?.accept ? ` accept: ${c.headers.accept}` : '';
   const path = c.path.length > 200 ? `${c.path.slice(0, 200)}… (${c.path.length} chars)` : c.path;
-  return `seed=${seed} case=${index}: ${c.method} ${path}${type ? ` content-type: ${type}` : ''}${accept} body ${excerpt(c.body)}`;
+  return `seed=${seed} case=${index}: ${c.method} ${path}${type ? ` content-type: ${type}` : ''}${accept} body ${excerpt(c.body, 160, bodyBytes)}`;
 }
 
 /** One failure: what broke, the case, and what came back. */
@@ -27,7 +27,7 @@ export function describeFailure(seed: number, f: Failure): string {
       ? `${f.answer.status} ${f.answer.text.slice(0, 240).replaceAll('\n', ' ')}`
       : `no answer (${f.answer.error})`
     : '';
-  return `  [${f.kind}] ${f.variant}: ${f.detail.slice(0, 400)}\n    repro ${describeCase(seed, f.index, f.c)}\n    answer ${got}`;
+  return `  [${f.kind}] ${f.variant}: ${f.detail.slice(0, 400)}\n    repro ${describeCase(seed, f.index, f.c, f.bodyBytes)}\n    answer ${got}`;
 }
 
 /** The whole report, failures grouped by family (owner area) then variant. */

@@ -46,7 +46,10 @@ export interface Failure {
    */
   kind: string;
   detail: string;
+  /** The case, its body and path cut to their first 4 KiB. */
   c: HostileCase;
+  /** The full body's size. */
+  bodyBytes: number;
   answer?: Answer;
 }
 
@@ -143,7 +146,11 @@ export async function runHostile(opts: RunOptions): Promise<RunReport> {
     const stats = perFamily.get(family.name);
     if (stats) stats.failed++;
     // Keep the first few of each variant for the report; counts are kept for all.
-    const f: Failure = { index, family: c.family, owner: family.owner, variant: c.variant, kind, detail, c, answer };
+    // Keep only the start of a body and answer: a long run may keep thousands of failures.
+    const bodyBytes = c.body === undefined ? 0 : Buffer.byteLength(c.body);
+    const kept: HostileCase = { ...c, body: c.body === undefined ? undefined : c.body.slice(0, 4096), path: c.path.slice(0, 4096) };
+    const keptAnswer = answer && { ...answer, text: answer.text.slice(0, 2048) };
+    const f: Failure = { index, family: c.family, owner: family.owner, variant: c.variant, kind, detail, c: kept, bodyBytes, answer: keptAnswer };
     const n = failuresByVariant.get(key) ?? 0;
     const first = kind === 'crash' || (n === 1 && kind !== 'unresponsive');
     if ((n <= 3 || kind === 'crash') && failures.length < 5000) failures.push(f);
