@@ -34,8 +34,11 @@ export async function hostServer(opts: { requestTimeoutMs?: number } = {}): Prom
   });
   // Keep the tail of the server's stderr: a fatal error's first lines say why it died.
   let stderr = '';
+  let firstError: string | undefined;
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString('utf8')).slice(-4000);
+    // The first error line (a fatal OOM prints it before a long native stack).
+    firstError ??= stderr.split('\n').find((l) => /FATAL ERROR|RangeError|Error:/.test(l));
   });
   let stopping = false;
   const hosted = {} as HostedServer;
@@ -43,7 +46,7 @@ export async function hostServer(opts: { requestTimeoutMs?: number } = {}): Prom
     child.on('exit', (code, signal) => {
       if (!stopping) {
         const lines = stderr.split('\n').filter((l) => l.trim() !== '');
-        const fatal = lines.find((l) => /FATAL ERROR|RangeError|Error:/.test(l)) ?? lines.at(-1);
+        const fatal = firstError ?? lines.at(-1);
         hosted.death = `server process exited (${signal ?? `code ${code}`})${fatal ? `: ${fatal}` : ''}`;
       }
       resolve(hosted.death ?? 'stopped');
