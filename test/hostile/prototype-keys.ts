@@ -142,7 +142,7 @@ export const prototypeKeys: Family = {
         const pointer = `/${[...strPath, key].map((s) => s.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
         // The parent may be missing (no annotations yet): add it first, as kubectl would.
         const ops: unknown[] = [];
-        if (strPath.length > 0 && (strPath.at(-1) === 'annotations' || strPath.at(-1) === 'strategy')) {
+        if (strPath.length > 0 && ['annotations', 'labels', 'strategy', 'data'].includes(strPath.at(-1) ?? '')) {
           ops.push({ op: 'add', path: `/${strPath.join('/')}`, value: {} });
         }
         ops.push({ op: rng.pick(['add', 'add', 'replace', 'test', 'remove']), path: pointer, value });
