@@ -6,7 +6,7 @@
  * pass instead of the library's scan of every earlier key (quadratic in a map's size).
  * Synchronous and pure; yaml-pool.ts runs it off the request thread.
  */
-import { Composer, type Document, isMap, isPair, isScalar, isSeq, Lexer, LineCounter, Parser, type ScalarTag } from 'yaml';
+import { Composer, type Document, isAlias, isCollection, isMap, isPair, isScalar, isSeq, Lexer, LineCounter, Parser, type ScalarTag } from 'yaml';
 
 const BINARY_TAG = 'tag:yaml.org,2002:binary';
 
@@ -64,8 +64,57 @@ function repeatedKey(doc: Document): string | undefined {
   return undefined;
 }
 
+/** go-yaml's reader takes tab, LF, CR and printable characters only. */
+const CONTROL_CHARACTER = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]/;
+
+/**
+ * What go-yaml and sigs.k8s.io/yaml refuse that this parser would take: a mapping key that is a
+ * collection (JSON keys are strings), and an alias inside the very node its anchor names (a
+ * value containing itself, which would become a circular object).
+ */
+function structureError(doc: Document): string | undefined {
+  const open = new Set<unknown>();
+  const visit = (node: unknown): string | undefined => {
+    if (isScalar(node)) return overflowError(node);
+    if (isAlias(node)) {
+      const target = node.resolve(doc);
+      return open.has(target) ? `yaml: anchor '${node.source}' value contains itself` : undefined;
+    }
+    if (!isCollection(node)) return undefined;
+    open.add(node);
+    for (const item of node.items) {
+      if (isPair(item)) {
+        if (isCollection(item.key)) return 'yaml: invalid map key: a mapping or sequence cannot be a key';
+        const inKey = visit(item.key) ?? visit(item.value);
+        if (inKey) return inKey;
+      } else {
+        const inItem = visit(item);
+        if (inItem) return inItem;
+      }
+    }
+    open.delete(node);
+    return undefined;
+  };
+  return visit(doc.contents);
+}
+
+/**
+ * A number too large for a float64: go-yaml reads such a literal as a string (its float parse
+ * fails), and an explicit `.inf`/`.nan` cannot become JSON. JavaScript would make Infinity,
+ * which JSON turns into null; this keeps go-yaml's answer.
+ */
+function overflowError(node: { value: unknown; source?: string }): string | undefined {
+  if (typeof node.value !== 'number' || Number.isFinite(node.value)) return undefined;
+  const source = node.source ?? '';
+  if (/^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$/.test(source))
+    return `json: unsupported value: ${Number.isNaN(node.value) ? 'NaN' : node.value > 0 ? '+Inf' : '-Inf'}`;
+  node.value = source;
+  return undefined;
+}
+
 /** The one document of source as a JSON value (null for an empty document). */
 export function decodeYaml(source: string, opts: YamlOptions): unknown {
+  if (CONTROL_CHARACTER.test(source)) throw new YamlDecodeError('yaml: control characters are not allowed');
   const composer = new Composer({
     version: opts.version ?? '1.2',
     uniqueKeys: false,
@@ -83,6 +132,8 @@ export function decodeYaml(source: string, opts: YamlOptions): unknown {
     const { line, col } = lines.linePos(error.pos[0]);
     throw new YamlDecodeError(`${error.message} at line ${line}, column ${col}`);
   }
+  const invalid = structureError(doc);
+  if (invalid !== undefined) throw new YamlDecodeError(invalid);
   if (opts.uniqueKeys) {
     const key = repeatedKey(doc);
     if (key !== undefined) throw new YamlDecodeError(`yaml: mapping key ${JSON.stringify(key)} already defined`);

@@ -17,3 +17,14 @@ export function parseGoBool(text: string): boolean | undefined {
 export function parseBoolError(text: string): string {
   return `strconv.ParseBool: parsing ${goQuote(text)}: invalid syntax`;
 }
+
+/**
+ * A boolean query parameter as upstream's parameter codec converts it (Convert_Slice_string_To_bool):
+ * absent is false; present is true unless its first value is `0` or `false` in any case, so
+ * `watch=True`, `watch=yes` and `watch=` are all true (the Python client sends `watch=True`).
+ */
+export function queryBool(values: readonly string[]): boolean {
+  if (values.length === 0) return false;
+  const v = values[0];
+  return !(v === '0' || v.toLowerCase() === 'false');
+}

@@ -3,6 +3,7 @@
  * upstream's RequestInfoFactory: `/api/v1/...` and `/apis/<group>/<version>/...`.
  */
 import type { Verb } from '../api/types.js';
+import { queryBool } from '../machinery/go-bool.js';
 
 export interface RequestInfo {
   isResourceRequest: boolean;
@@ -108,8 +109,7 @@ export function requestInfo(method: string, path: string, query: URLSearchParams
   if (info.parts.length >= 1) info.resource = info.parts[0];
 
   if (info.name === '' && info.verb === 'get') {
-    const watch = query.get('watch');
-    info.verb = watch === 'true' || watch === '1' ? 'watch' : 'list';
+    info.verb = queryBool(query.getAll('watch')) ? 'watch' : 'list';
   }
   if (info.name === '' && info.verb === 'delete') info.verb = 'deletecollection';
   return info;

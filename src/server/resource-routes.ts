@@ -9,6 +9,7 @@ import type { RequestInfo } from './request-info.js';
 import { type AsKind, negotiate } from '../codec/negotiation.js';
 import { parseAccept } from '../codec/accept.js';
 import { methodNotAllowed, pathNotFound } from '../machinery/status.js';
+import { queryBool } from '../machinery/go-bool.js';
 import type { ResourceRequest } from './handlers/resource-request.js';
 import { handleGet } from './handlers/get.js';
 import { handleCreate } from './handlers/create.js';
@@ -86,7 +87,7 @@ export async function serveResource(
   }
   const handler = HANDLERS[info.verb];
   if (!handler) throw methodNotAllowed();
-  const pretty = query.get('pretty') === 'true';
+  const pretty = queryBool(query.getAll('pretty'));
   const { encodings, protobufMediaType, as } = negotiate(parseAccept(req.headers.accept as string | undefined), cfg.brand, TRANSFORMS[info.verb] ?? []);
   await handler({
     req,

@@ -10,6 +10,7 @@ import type { UserInfo } from '../machinery/user.js';
 import { writeError, writeObject, type Request, type Response } from './http.js';
 import { negotiate } from '../codec/negotiation.js';
 import { methodNotAllowed, pathNotFound } from '../machinery/status.js';
+import { queryBool } from '../machinery/go-bool.js';
 import { parseAccept, type MediaRange } from '../codec/accept.js';
 import { serveResource } from './resource-routes.js';
 import { serveHealth } from './health.js';
@@ -79,7 +80,7 @@ async function handleNonResource(
   if (req.method !== 'GET' && req.method !== 'HEAD') throw pathNotFound();
   if (cfg.issuerDocuments && serveIssuerDocument(cfg.issuerDocuments, path, res)) return;
   const ranges = parseAccept(req.headers.accept as string | undefined);
-  const pretty = query.get('pretty') === 'true';
+  const pretty = queryBool(query.getAll('pretty'));
   if (path === '/version' || path === '/version/') return writeObject(res, 200, cfg.version, { encodings: ['json'], pretty, protobufMediaType: '' });
   if (first === 'openapi') {
     const { documents, serve } = await openapi();

@@ -17,7 +17,8 @@ const DEPTHS = [1, 10, 100, 500, 999, 1000, 1001, 3000, 9999, 10_000, 10_001, 20
 export function nested(shape: 'array' | 'object' | 'mixed', depth: number): string {
   if (shape === 'array') return `${'['.repeat(depth)}${']'.repeat(depth)}`;
   if (shape === 'object') return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
-  const half = Math.floor(depth / 2);
+  // At least one level: a bare null would be a merge patch's deletion of an absent field (accepted upstream).
+  const half = Math.max(1, Math.floor(depth / 2));
   return `${'[{"a":'.repeat(half)}null${'}]'.repeat(half)}`;
 }
 

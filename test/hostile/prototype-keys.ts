@@ -43,6 +43,8 @@ function setAt(obj: Record<string, unknown>, at: readonly (string | number)[], k
 interface Spot {
   /** Where the key goes, from the top of the object. */
   at: readonly (string | number)[];
+  /** Names that are real fields there (ObjectMeta's and Container's `name`): not prototype keys at that spot. */
+  fields?: readonly string[];
   /** The key is user data there (stored when valid) rather than an unknown field. */
   data: 'data' | 'label' | false;
   kind: 'cm' | 'deploy';
@@ -50,14 +52,14 @@ interface Spot {
 
 const SPOTS: readonly Spot[] = [
   { at: [], data: false, kind: 'cm' },
-  { at: ['metadata'], data: false, kind: 'cm' },
+  { at: ['metadata'], data: false, kind: 'cm', fields: ['name'] },
   { at: ['data'], data: 'data', kind: 'cm' },
   { at: ['metadata', 'labels'], data: 'label', kind: 'cm' },
   { at: ['metadata', 'annotations'], data: 'label', kind: 'cm' },
   { at: ['spec'], data: false, kind: 'deploy' },
   { at: ['spec', 'template', 'spec'], data: false, kind: 'deploy' },
-  { at: ['spec', 'template', 'spec', 'containers', 0], data: false, kind: 'deploy' },
-  { at: ['spec', 'template', 'metadata'], data: false, kind: 'deploy' },
+  { at: ['spec', 'template', 'spec', 'containers', 0], data: false, kind: 'deploy', fields: ['name'] },
+  { at: ['spec', 'template', 'metadata'], data: false, kind: 'deploy', fields: ['name'] },
   { at: ['spec', 'strategy'], data: false, kind: 'deploy' },
 ];
 
@@ -66,8 +68,8 @@ export const prototypeKeys: Family = {
   owner: 'prototype-key safety (prototype-key / Warning header helper)',
   weight: 14,
   generate(rng: Rng, ctx: LaneContext): HostileCase {
-    const key = rng.pick(PROTOTYPE_NAMES);
     const spot = rng.pick(SPOTS);
+    const key = rng.pick(PROTOTYPE_NAMES.filter((k) => !spot.fields?.includes(k)));
     const verb = rng.pick(['create', 'update', 'merge', 'strategic', 'json-patch', 'apply', 'apply-twice'] as const);
     const validation = rng.pick([undefined, 'Strict', 'Warn', 'Ignore']);
     const deep = spot.data === false && rng.chance(0.5);

@@ -5,7 +5,7 @@
  * force are 422 Invalid on the options kind; a delete's policy and orphan flag 422 on
  * DeleteOptions. Handlers and the registry read only these, never the query.
  */
-import { parseBoolError, parseGoBool } from '../../machinery/go-bool.js';
+import { parseBoolError, parseGoBool, queryBool } from '../../machinery/go-bool.js';
 import { validateFieldManager } from '../../machinery/object-meta-validation.js';
 import { isPlainObject } from '../../machinery/object.js';
 import type { Brand } from '../../machinery/brand.js';
@@ -58,8 +58,7 @@ export function intParam(query: URLSearchParams, name: string): number | undefin
 }
 
 function boolParam(query: URLSearchParams, name: string): boolean {
-  const v = query.get(name);
-  return v === 'true' || v === '1';
+  return queryBool(query.getAll(name));
 }
 
 /** 422 on the options kind (`PatchOptions.meta.orch.io "" is invalid: ...`), without a name. */
@@ -128,6 +127,8 @@ export function tableOptionsOf(query: URLSearchParams): { includeObject: Include
 /** List options of a list, or of a deletecollection (which neither pages nor watches). */
 export function listOptionsOf(query: URLSearchParams, collectionDelete = false): ListOptions {
   const limit = intParam(query, 'limit');
+  // Decoded (and so refused when malformed) on every list, as upstream's ListOptions, though only watches use it.
+  intParam(query, 'timeoutSeconds');
   const opts: ListOptions = {
     labelSelector: query.get('labelSelector') ?? undefined,
     fieldSelector: query.get('fieldSelector') ?? undefined,
@@ -171,7 +172,7 @@ export function deleteOptionsOf(query: URLSearchParams, body: unknown, brand: Br
   const grace = intParam(query, 'gracePeriodSeconds') ?? (typeof b.gracePeriodSeconds === 'number' ? b.gracePeriodSeconds : undefined);
   const policy = query.get('propagationPolicy') ?? (typeof b.propagationPolicy === 'string' ? b.propagationPolicy : undefined);
   const orphanParam = query.get('orphanDependents');
-  const orphan = orphanParam !== null ? orphanParam === 'true' : typeof b.orphanDependents === 'boolean' ? b.orphanDependents : undefined;
+  const orphan = orphanParam !== null ? boolParam(query, 'orphanDependents') : typeof b.orphanDependents === 'boolean' ? b.orphanDependents : undefined;
   if (policy !== undefined && !(POLICIES as readonly string[]).includes(policy)) {
     errs.push(notSupported('propagationPolicy', policy, [...POLICIES]));
   }
