@@ -12,6 +12,7 @@ import type { KeyObject } from 'node:crypto';
 import type { UserInfo } from '../../machinery/user.js';
 import { AuthenticationFailure } from './authenticator.js';
 import { getJson } from './https-json.js';
+import { type Claims, unverifiedHeader, unverifiedPayload } from './jwt-parts.js';
 import type { TokenAuthenticator } from './token.js';
 
 export interface OidcOptions {
@@ -51,7 +52,6 @@ const REFRESH_INTERVAL_MS = 10_000;
 /** go-oidc's allowance on nbf. */
 const NBF_LEEWAY_S = 300;
 
-type Claims = Record<string, unknown>;
 interface Key {
   kid?: string;
   alg?: string;
@@ -112,10 +112,10 @@ export function oidcAuthenticator(opts: OidcOptions): OidcAuthenticator {
       clearTimeout(timer);
     },
     async authenticateToken(token) {
-      const unverified = payloadOf(token);
+      const unverified = unverifiedPayload(token);
       if (!unverified || unverified.iss !== opts.issuerUrl) return undefined;
       if (!keys) throw new AuthenticationFailure('oidc: authenticator not initialized');
-      const header = headerOf(token) ?? {};
+      const header = unverifiedHeader(token) ?? {};
       if (typeof header.alg !== 'string' || !opts.signingAlgs.includes(header.alg))
         throw new AuthenticationFailure(
           `oidc: id token signed with unsupported algorithm, expected ${JSON.stringify(opts.signingAlgs)} got ${JSON.stringify(header.alg)}`,
@@ -169,23 +169,4 @@ export function oidcAuthenticator(opts: OidcOptions): OidcAuthenticator {
 
 function own(claims: Claims, key: string): unknown {
   return Object.hasOwn(claims, key) ? claims[key] : undefined;
-}
-
-function decode(part: string | undefined): Claims | undefined {
-  if (!part || !/^[A-Za-z0-9_-]+$/.test(part)) return undefined;
-  try {
-    const v = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Claims) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function headerOf(token: string): Claims | undefined {
-  return decode(token.split('.')[0]);
-}
-
-function payloadOf(token: string): Claims | undefined {
-  const parts = token.split('.');
-  return parts.length === 3 && token.length <= 64 * 1024 ? decode(parts[1]) : undefined;
 }

@@ -12,6 +12,7 @@ import type { UserInfo } from '../../machinery/user.js';
 import { AuthenticationFailure } from './authenticator.js';
 import type { SigningKey, VerifyKey } from './service-account-keys.js';
 import type { TokenAuthenticator } from './token.js';
+import { type Claims, unverifiedHeader, unverifiedPayload } from './jwt-parts.js';
 
 /** The brand's spelling of the names upstream writes with kubernetes.io. */
 export interface ServiceAccountNames {
@@ -44,11 +45,7 @@ export interface ServiceAccountTokenOptions {
 
 /** go-jose's default leeway on exp and nbf. */
 const LEEWAY_SECONDS = 60;
-/** Longest token read; larger ones are not ours (header limits already bound them). */
-const MAX_TOKEN_LENGTH = 64 * 1024;
 const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
-
-type Claims = Record<string, unknown>;
 
 export function serviceAccountTokenAuthenticator(opts: ServiceAccountTokenOptions): TokenAuthenticator {
   const now = () => Math.floor((opts.now ?? Date.now)() / 1000);
@@ -56,7 +53,6 @@ export function serviceAccountTokenAuthenticator(opts: ServiceAccountTokenOption
   const legacyClaim = (k: string) => `${names.claimDomain}/serviceaccount/${k}`;
   return {
     async authenticateToken(token) {
-      if (token.length > MAX_TOKEN_LENGTH) return undefined;
       const unverified = unverifiedPayload(token);
       if (!unverified) return undefined;
       const legacy = unverified.iss === names.legacyIssuer;
@@ -136,26 +132,6 @@ async function verified(token: string, keys: readonly VerifyKey[]): Promise<Clai
     }
   }
   throw new AuthenticationFailure('invalid signature');
-}
-
-function unverifiedHeader(token: string): Claims | undefined {
-  return decodePart(token.split('.')[0]);
-}
-
-function unverifiedPayload(token: string): Claims | undefined {
-  const parts = token.split('.');
-  if (parts.length !== 3) return undefined;
-  return decodePart(parts[1]);
-}
-
-function decodePart(part: string | undefined): Claims | undefined {
-  if (!part || !/^[A-Za-z0-9_-]+$/.test(part)) return undefined;
-  try {
-    const value = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Claims) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function deleting(obj: Obj): boolean {
