@@ -5,9 +5,10 @@ import { StatusError } from '../../machinery/status.js';
 import type { Filter, RequestState } from './chain.js';
 
 export function withAuthorization(authorizer: Authorizer): Filter {
-  return async (state, next) => {
+  return (state, next) => {
     const attrs = attributesOf(state);
-    if ((await authorizer.authorize(attrs)) !== 'allow') throw forbidden(attrs);
+    const decision = authorizer.authorize(attrs);
+    if (decision !== 'allow') return Promise.reject(forbidden(attrs));
     return next(state);
   };
 }

@@ -22,17 +22,24 @@ export interface InFlightLimits {
 
 export function withMaxInFlight(limits: InFlightLimits): Filter {
   const inFlight = { readOnly: 0, mutating: 0 };
-  return async (state, next) => {
+  return (state, next) => {
     if (isLongRunning(state.info) || state.user?.groups.includes('system:masters')) return next(state);
     const kind = NON_MUTATING_VERBS.has(state.info.verb) ? 'readOnly' : 'mutating';
     const limit = kind === 'readOnly' ? limits.maxRequestsInflight : limits.maxMutatingRequestsInflight;
     if (limit <= 0) return next(state);
-    if (inFlight[kind] >= limit) return tooManyRequests(state.res);
+    if (inFlight[kind] >= limit) {
+      tooManyRequests(state.res);
+      return Promise.resolve();
+    }
     inFlight[kind]++;
-    try {
-      await next(state);
-    } finally {
+    const release = () => {
       inFlight[kind]--;
+    };
+    try {
+      return next(state).finally(release);
+    } catch (err) {
+      release();
+      throw err;
     }
   };
 }

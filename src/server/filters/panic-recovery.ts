@@ -9,11 +9,14 @@ import { type Output, type Request, writeError } from '../http.js';
 import type { Filter } from './chain.js';
 
 export function withPanicRecovery(brand: Brand): Filter {
-  return async (state, next) => {
+  return (state, next) => {
+    const recover = (err: unknown) => writeError(state.res, err, errorOutput(state.req, brand));
     try {
-      await next(state);
+      return next(state).catch(recover);
     } catch (err) {
-      writeError(state.res, err, errorOutput(state.req, brand));
+      // A filter below threw before returning its promise (a malformed parameter).
+      recover(err);
+      return Promise.resolve();
     }
   };
 }
