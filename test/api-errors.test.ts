@@ -5,9 +5,8 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import tls from 'node:tls';
 import { parse as parseYaml } from 'yaml';
-import { request, startTestCluster, type RawResponse, type TestCluster } from './helpers/cluster.js';
+import { rawTlsConnected, request, startTestCluster, type RawResponse, type TestCluster } from './helpers/cluster.js';
 
 let cluster: TestCluster;
 
@@ -535,21 +534,9 @@ describe('no bad input yields a 500', () => {
   }
 
   it('a request line the HTTP parser refuses is answered with a 4xx (400 Bad Request), not a dropped connection', async () => {
-    const url = new URL(cluster.url);
     // Raw (unescaped) bytes a client library would never send; upstream's Go server answers 400.
     for (const target of ['/a b', '/\u00fc']) {
-      const socket = tls.connect({
-        host: url.hostname,
-        port: Number(url.port),
-        ca: cluster.caPem,
-        cert: cluster.adminCertPem,
-        key: cluster.adminKeyPem,
-        ALPNProtocols: ['http/1.1'],
-      });
-      await new Promise<void>((resolve, reject) => {
-        socket.once('secureConnect', () => resolve());
-        socket.once('error', reject);
-      });
+      const socket = await rawTlsConnected(cluster);
       let reply = '';
       socket.on('data', (d: Buffer) => {
         reply += d.toString('latin1');

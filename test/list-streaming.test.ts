@@ -8,10 +8,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http2 from 'node:http2';
-import tls from 'node:tls';
+import type tls from 'node:tls';
 import { gunzipSync } from 'node:zlib';
 import { encodeProtobufObject } from '../src/codec/protobuf/index.js';
-import { request, startTestCluster, type TestCluster } from './helpers/cluster.js';
+import { rawTlsConnected, request, startTestCluster, type TestCluster } from './helpers/cluster.js';
 import { delay, inParallel, keepAliveClient, type Client } from './helpers/watch-client.js';
 
 const NS = 'big';
@@ -130,18 +130,7 @@ describe('streamed lists', () => {
     global.gc?.();
     const before = process.memoryUsage();
     for (let i = 0; i < 10; i++) {
-      const socket = tls.connect({
-        host: url.hostname,
-        port: Number(url.port),
-        ca: cluster.caPem,
-        cert: cluster.adminCertPem,
-        key: cluster.adminKeyPem,
-        ALPNProtocols: ['http/1.1'],
-      });
-      await new Promise<void>((resolve, reject) => {
-        socket.once('secureConnect', resolve);
-        socket.once('error', reject);
-      });
+      const socket = await rawTlsConnected(cluster);
       socket.on('error', () => {});
       socket.write(`GET ${CM} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: ${i % 2 ? PROTOBUF : 'application/json'}\r\n\r\n`);
       // Read a little (the head), then never again.

@@ -5,11 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import http2 from 'node:http2';
-import { connect } from 'node:tls';
 import { describe, it } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
 import fetch, { type RequestInit } from 'node-fetch';
-import { request } from './helpers/cluster.js';
+import { connectRawTls, request } from './helpers/cluster.js';
 import { kubectlWorkspace } from './helpers/kubectl.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
@@ -28,14 +27,7 @@ describe('a Warning header with text outside Latin-1', () => {
     const payload = body('h1');
     // A raw TLS socket, so the assertion is on the bytes, not on a client's decoding of them.
     const raw = await new Promise<Buffer>((resolve, reject) => {
-      const socket = connect({
-        host: url.hostname,
-        port: Number(url.port),
-        ca: cluster.caPem,
-        cert: cluster.adminCertPem,
-        key: cluster.adminKeyPem,
-        ALPNProtocols: ['http/1.1'],
-      });
+      const socket = connectRawTls(cluster);
       const chunks: Buffer[] = [];
       socket.on('secureConnect', () => {
         socket.write(

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import http2 from 'node:http2';
 import https from 'node:https';
+import tls from 'node:tls';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../../src/cmd/control-plane.js';
 
 export interface TestCluster extends ControlPlane {
@@ -108,4 +109,27 @@ export function requestH2(cluster: ControlPlane, path: string): Promise<{ status
     stream.on('error', reject);
     stream.end();
   });
+}
+
+/** A raw TLS connection to the cluster with the admin certificate (tests that send or read exact bytes). */
+export function connectRawTls(cluster: ControlPlane, alpn = 'http/1.1'): tls.TLSSocket {
+  const url = new URL(cluster.url);
+  return tls.connect({
+    host: url.hostname,
+    port: Number(url.port),
+    ca: cluster.caPem,
+    cert: cluster.adminCertPem,
+    key: cluster.adminKeyPem,
+    ALPNProtocols: [alpn],
+  });
+}
+
+/** connectRawTls, resolved once the handshake is done. */
+export async function rawTlsConnected(cluster: ControlPlane, alpn = 'http/1.1'): Promise<tls.TLSSocket> {
+  const socket = connectRawTls(cluster, alpn);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('secureConnect', () => resolve());
+    socket.once('error', reject);
+  });
+  return socket;
 }
