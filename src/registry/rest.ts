@@ -5,6 +5,7 @@
  * capabilities exist is what a resource serves.
  */
 import { successStatus } from '../machinery/status.js';
+import { NO_OPINION, NO_RULES } from '../machinery/authorization.js';
 import type { Verb } from '../api/types.js';
 import { type Capabilities, type CollectionDeleter, type Creater, type Patcher, restrictTo, type Updater, verbsOf } from './capabilities.js';
 import type { GenericStore } from './generic-store.js';
@@ -27,7 +28,7 @@ export interface RestDeps {
   tokens?: TokenIssuer;
 }
 
-const NO_REVIEWS: ReviewDeps = { authorizer: { authorize: () => 'no-opinion' }, authenticateToken: async () => ({}) };
+const NO_REVIEWS: ReviewDeps = { authorizer: { authorize: () => NO_OPINION, rulesFor: () => NO_RULES }, authenticateToken: async () => ({}) };
 
 /** An Updater writing one subresource ('' for the main resource) through the store's update loop. */
 function updaterOf(gs: GenericStore, subresource: string, patches: true): Patcher;

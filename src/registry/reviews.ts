@@ -50,11 +50,13 @@ function attributesOf(spec: Spec, user: UserInfo): Attributes {
   };
 }
 
-function accessStatus(deps: ReviewDeps, spec: Spec, user: UserInfo): Record<string, unknown> {
-  const d = deps.authorizer.authorize(attributesOf(spec, user));
-  const status: Record<string, unknown> = { allowed: d === 'allow' };
-  if (d === 'deny') status.denied = true;
-  if (d === 'allow' && user.groups.includes('system:masters')) status.reason = '';
+/** Upstream's SubjectAccessReview status: allowed, denied, the modules' reason and any evaluation error. */
+async function accessStatus(deps: ReviewDeps, spec: Spec, user: UserInfo): Promise<Record<string, unknown>> {
+  const a = await deps.authorizer.authorize(attributesOf(spec, user));
+  const status: Record<string, unknown> = { allowed: a.decision === 'allow' };
+  if (a.decision === 'deny') status.denied = true;
+  if (a.reason) status.reason = a.reason;
+  if (a.error) status.evaluationError = a.error;
   return status;
 }
 
@@ -87,7 +89,7 @@ export async function review(info: ResourceInfo, deps: ReviewDeps, ctx: RequestC
   switch (info.kind) {
     case 'SelfSubjectAccessReview':
       validateAttributes(info, spec, name);
-      out.status = accessStatus(deps, spec, ctx.user);
+      out.status = await accessStatus(deps, spec, ctx.user);
       return out;
     case 'SubjectAccessReview': {
       validateAttributes(info, spec, name);
@@ -102,7 +104,7 @@ export async function review(info: ResourceInfo, deps: ReviewDeps, ctx: RequestC
         groups: Array.isArray(spec.groups) ? spec.groups.map(String) : [],
         extra: isPlainObject(spec.extra) ? (spec.extra as Record<string, string[]>) : undefined,
       };
-      out.status = accessStatus(deps, spec, user);
+      out.status = await accessStatus(deps, spec, user);
       return out;
     }
     case 'LocalSubjectAccessReview': {
@@ -114,19 +116,18 @@ export async function review(info: ResourceInfo, deps: ReviewDeps, ctx: RequestC
         ]);
       }
       const user: UserInfo = { name: str(spec.user), uid: str(spec.uid), groups: Array.isArray(spec.groups) ? spec.groups.map(String) : [] };
-      out.status = accessStatus(deps, spec, user);
+      out.status = await accessStatus(deps, spec, user);
       return out;
     }
     case 'SelfSubjectRulesReview': {
       if (str(spec.namespace) === '') throw invalidObject(info.kind, info.group, name, [required('spec.namespace')]);
-      const all = ctx.user.groups.includes('system:masters');
-      out.status = all
-        ? {
-            resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
-            nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
-            incomplete: false,
-          }
-        : { resourceRules: [], nonResourceRules: [], incomplete: true, evaluationError: 'no rule resolver is configured' };
+      const rules = await deps.authorizer.rulesFor(ctx.user, str(spec.namespace));
+      out.status = {
+        resourceRules: rules.resourceRules,
+        nonResourceRules: rules.nonResourceRules,
+        incomplete: rules.incomplete,
+        ...(rules.error ? { evaluationError: rules.error } : {}),
+      };
       return out;
     }
     case 'TokenReview': {

@@ -1,16 +1,33 @@
-/** Authorization: the request's attributes go to the authorizer; anything but allow is 403. */
+/**
+ * Authorization (upstream's WithAuthorization): the request's attributes go to the authorizer
+ * chain. Allow proceeds; otherwise an error from any module (a webhook that failed) is 500,
+ * else 403 with upstream's message and the modules' reason appended.
+ */
 import { type Authorizer, forbiddenMessage } from '../../auth/authz/authorizer.js';
-import type { Attributes } from '../../machinery/authorization.js';
+import type { Attributes, Authorization } from '../../machinery/authorization.js';
 import { StatusError } from '../../machinery/status.js';
 import type { Filter, RequestState } from './chain.js';
 
 export function withAuthorization(authorizer: Authorizer): Filter {
   return (state, next) => {
     const attrs = attributesOf(state);
-    const decision = authorizer.authorize(attrs);
-    if (decision !== 'allow') return Promise.reject(forbidden(attrs));
-    return next(state);
+    const answer = authorizer.authorize(attrs);
+    if ('decision' in answer) return answer.decision === 'allow' ? next(state) : Promise.reject(refusal(attrs, answer));
+    return answer.then((a) => (a.decision === 'allow' ? next(state) : Promise.reject(refusal(attrs, a))));
   };
+}
+
+/** Asks the authorizer; throws the refusal (403, or 500 when a module failed) unless allowed. */
+export async function authorizeOrThrow(authorizer: Authorizer, attrs: Attributes): Promise<void> {
+  const answer = await authorizer.authorize(attrs);
+  if (answer.decision !== 'allow') throw refusal(attrs, answer);
+}
+
+/** What a request not allowed is answered with. */
+export function refusal(attrs: Attributes, answer: Authorization): StatusError {
+  if (answer.error !== undefined)
+    return new StatusError(500, 'InternalError', `Internal error occurred: ${answer.error}`, { causes: [{ message: answer.error }] });
+  return forbidden(attrs, answer.reason);
 }
 
 /** Upstream's authorizer.Attributes of an authenticated request. */
@@ -31,10 +48,16 @@ function attributesOf(state: RequestState): Attributes {
   };
 }
 
-/** Upstream's 403: `<resource>.<group> "<name>" is forbidden: User "u" cannot ...`. */
-export function forbidden(attrs: Attributes): StatusError {
-  const message = attrs.isResourceRequest
-    ? `${attrs.apiGroup ? `${attrs.resource}.${attrs.apiGroup}` : attrs.resource}${attrs.name ? ` "${attrs.name}"` : ''} is forbidden: ${forbiddenMessage(attrs)}`
-    : `forbidden: ${forbiddenMessage(attrs)}`;
-  return new StatusError(403, 'Forbidden', message, { name: attrs.name, group: attrs.apiGroup || undefined, kind: attrs.resource || undefined });
+/** Upstream's responsewriters sanitizer: the message may be shown in a browser. */
+function sanitize(s: string): string {
+  return s.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+}
+
+/** Upstream's 403: `<resource>.<group> "<name>" is forbidden: User "u" cannot ...[: reason]`. */
+export function forbidden(attrs: Attributes, reason = ''): StatusError {
+  const msg = sanitize(forbiddenMessage(attrs));
+  const err = reason ? `${msg}: ${reason}` : msg;
+  const qualified = attrs.apiGroup ? `${attrs.resource}.${attrs.apiGroup}` : attrs.resource;
+  const message = qualified === '' ? `forbidden: ${err}` : `${qualified}${attrs.name ? ` ${JSON.stringify(attrs.name)}` : ''} is forbidden: ${err}`;
+  return new StatusError(403, 'Forbidden', message, { name: attrs.name || undefined, group: attrs.apiGroup || undefined, kind: attrs.resource || undefined });
 }

@@ -13,7 +13,7 @@ import { StatusError } from '../../machinery/status.js';
 import type { Request } from '../http.js';
 import type { Filter } from './chain.js';
 import { rawHeadersWithPrefix, rawHeaderValues, unescapeHeaderKey } from '../../machinery/raw-headers.js';
-import { forbidden } from './authorization.js';
+import { authorizeOrThrow } from './authorization.js';
 
 const USER = 'impersonate-user';
 const GROUP = 'impersonate-group';
@@ -41,7 +41,7 @@ export function withImpersonation(authorizer: Authorizer, brand: Brand): Filter 
     }
     const check = async (attrs: Omit<Attributes, 'user' | 'verb' | 'isResourceRequest' | 'path' | 'apiVersion'>) => {
       const full: Attributes = { ...attrs, user: requester, verb: 'impersonate', isResourceRequest: true, path: state.path, apiVersion: '' };
-      if ((await authorizer.authorize(full)) !== 'allow') throw forbidden(full);
+      await authorizeOrThrow(authorizer, full);
     };
     const sa = serviceAccountOf(asked.user);
     if (sa) await check({ namespace: sa.namespace, apiGroup: '', resource: 'serviceaccounts', subresource: '', name: sa.name });
