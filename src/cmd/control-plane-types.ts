@@ -2,6 +2,7 @@
 import type { RequestHeaderOptions } from '../auth/authn/request-header.js';
 import type { OidcOptions } from '../auth/authn/oidc.js';
 import type { AuthenticationSettings } from '../server/authentication-config.js';
+import type { AuthorizationSettings } from '../server/authorization-config.js';
 export interface ControlPlaneOptions {
   /** Data directory (SQLite file, certificates, admin.kubeconfig). Default `./.orch`. */
   dataDir?: string;
@@ -54,6 +55,11 @@ export interface ControlPlaneOptions {
   requestHeader?: RequestHeaderOptions;
   /** Requests without credentials are `system:anonymous` instead of 401 (`--anonymous-auth`). Default false. */
   anonymousAuth?: boolean;
+  /**
+   * Authorization modes after `system:masters` (`--authorization-mode` and its files). Default
+   * `Node,RBAC`, what every real cluster sets (upstream's bare default is AlwaysAllow).
+   */
+  authorization?: AuthorizationSettings;
   /** How long a non-long-running request may take before 504 (`--request-timeout`), in ms. Default 60 000; 0: none. */
   requestTimeoutMs?: number;
   /** Watches without timeoutSeconds end after 1-2x this many seconds (`--min-request-timeout`). Default 1800. */

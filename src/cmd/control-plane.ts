@@ -88,6 +88,8 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
       serviceAccounts: opts.serviceAccounts,
       oidc: opts.oidc,
     },
+    // TODO(issue 13): default to DEFAULT_AUTHORIZATION_MODES once RBAC and Node are built.
+    authorization: opts.authorization,
     eventTtlMs: opts.eventTtlMs ?? 60 * 60 * 1000,
     serviceClusterIPRange: opts.serviceClusterIPRange,
     serviceNodePortRange: opts.serviceNodePortRange,

@@ -10,6 +10,12 @@ import { parseBoolError, parseGoBool } from '../machinery/go-bool.js';
 import type { ControlPlaneOptions } from './control-plane-types.js';
 import { type OidcOptions, validateOidcFlags } from '../auth/authn/oidc.js';
 import { parseFeatureGates } from './feature-gates.js';
+import {
+  type AuthorizationMode,
+  type AuthorizationSettings,
+  DEFAULT_AUTHORIZATION_MODES,
+  validateAuthorizationSettings,
+} from '../server/authorization-config.js';
 
 /**
  * A flag parser whose every failure is commander's InvalidArgumentError, so a bad value is
@@ -155,6 +161,18 @@ export function apiServerCommand(name: string, description: string): Command {
       goBoolFlag,
       false,
     )
+    .option(
+      '--authorization-mode <modes>',
+      "ordered modes that authorize requests, the first allow or deny is final: AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node (upstream's bare default is AlwaysAllow; orch defaults to what real clusters set)",
+      list,
+    )
+    .option('--authorization-policy-file <file>', 'ABAC policy: one JSON policy object per line (with --authorization-mode ABAC)')
+    .option('--authorization-webhook-config-file <file>', 'kubeconfig naming the SubjectAccessReview webhook (with --authorization-mode Webhook)')
+    .addOption(
+      new Option('--authorization-webhook-version <version>', 'SubjectAccessReview version sent to the webhook').choices(['v1', 'v1beta1']).default('v1beta1'),
+    )
+    .option('--authorization-webhook-cache-authorized-ttl <duration>', "how long the webhook's allow answers are cached", duration, parseDuration('5m'))
+    .option('--authorization-webhook-cache-unauthorized-ttl <duration>', "how long the webhook's other answers are cached", duration, parseDuration('30s'))
     .option('--request-timeout <duration>', 'longest time a non-long-running request may take before 504 (0: none)', duration, parseDuration('1m'))
     .option('--min-request-timeout <seconds>', 'watches without timeoutSeconds end after a random time between this and twice this', count, 1800)
     .option('--max-requests-inflight <n>', 'read-only requests served at once before 429 (watches and system:masters not counted; 0: no limit)', count, 400)
@@ -207,6 +225,12 @@ interface ParsedFlags {
   requestheaderGroupHeaders: string[];
   requestheaderExtraHeadersPrefix: string[];
   anonymousAuth: boolean;
+  authorizationMode?: string[];
+  authorizationPolicyFile?: string;
+  authorizationWebhookConfigFile?: string;
+  authorizationWebhookVersion: 'v1' | 'v1beta1';
+  authorizationWebhookCacheAuthorizedTtl: number;
+  authorizationWebhookCacheUnauthorizedTtl: number;
   requestTimeout: number;
   minRequestTimeout: number;
   maxRequestsInflight: number;
@@ -238,6 +262,27 @@ function oidcFromFlags(flags: ParsedFlags): OidcOptions | undefined {
   };
 }
 
+/** The authorization settings of the --authorization-* flags; throws upstream's validation errors. */
+function authorizationFromFlags(flags: ParsedFlags): AuthorizationSettings | undefined {
+  // TODO(issue 13): absent means DEFAULT_AUTHORIZATION_MODES once RBAC and Node are built.
+  if (flags.authorizationMode === undefined && DEFAULT_AUTHORIZATION_MODES.length > 0) return undefined;
+  const modes = flags.authorizationMode ?? [...DEFAULT_AUTHORIZATION_MODES];
+  const errors = validateAuthorizationSettings({ modes, policyFile: flags.authorizationPolicyFile, webhookConfigFile: flags.authorizationWebhookConfigFile });
+  if (errors.length > 0) throw new Error(errors.join('\n'));
+  return {
+    modes: modes as AuthorizationMode[],
+    policyFile: flags.authorizationPolicyFile,
+    webhook: flags.authorizationWebhookConfigFile
+      ? {
+          kubeconfigPath: flags.authorizationWebhookConfigFile,
+          version: flags.authorizationWebhookVersion,
+          authorizedTtlMs: flags.authorizationWebhookCacheAuthorizedTtl,
+          unauthorizedTtlMs: flags.authorizationWebhookCacheUnauthorizedTtl,
+        }
+      : undefined,
+  };
+}
+
 /** Control-plane options from parsed flags; reads the TLS files when given. */
 export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
   if ((flags.tlsCertFile === undefined) !== (flags.tlsPrivateKeyFile === undefined)) {
@@ -264,6 +309,7 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     clientCaPem: flags.clientCaFile ? readFileSync(flags.clientCaFile, 'utf8') : undefined,
     tokenAuthFile: flags.tokenAuthFile,
     anonymousAuth: flags.anonymousAuth,
+    authorization: authorizationFromFlags(flags),
     enableBootstrapTokenAuth: flags.enableBootstrapTokenAuth,
     oidc: oidcFromFlags(flags),
     serviceAccounts: {

@@ -59,3 +59,12 @@ export interface Authorizer {
 export const ALLOW: Authorization = Object.freeze({ decision: 'allow', reason: '' });
 export const NO_OPINION: Authorization = Object.freeze({ decision: 'no-opinion', reason: '' });
 export const NO_RULES: Rules = Object.freeze({ resourceRules: [], nonResourceRules: [], incomplete: false });
+
+/** rbac/v1 PolicyRule: what a Role grants (resource rules) or a ClusterRole (also non-resource URLs). */
+export interface PolicyRule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+}

@@ -12,6 +12,7 @@ import { admissionChain } from '../admission/admission.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { priorityAdmission } from '../admission/priority.js';
 import { privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/authorizer.js';
+import { authorizationFor, type AuthorizationSettings } from './authorization-config.js';
 import type { InFlightLimits } from './filters/max-in-flight.js';
 import { buildDiscovery } from './discovery.js';
 import { hookCheck, type HealthCheck } from './health.js';
@@ -46,6 +47,8 @@ export interface ApiServerOptions {
   featureGates?: Readonly<Record<string, boolean>>;
   /** Authentication beyond client certificates (tokens, proxy, anonymous). */
   authentication?: AuthenticationSettings;
+  /** Authorization modes after `system:masters` (none: only masters are allowed). */
+  authorization?: AuthorizationSettings;
   /** --request-timeout in ms (upstream 1m; 0: none). */
   requestTimeoutMs?: number;
   /** --min-request-timeout in seconds: watches without timeoutSeconds last 1-2x this (upstream 1800). */
@@ -72,11 +75,12 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const now = opts.now ?? Date.now;
   const startedAt = now();
   const { brand, store } = opts;
-  const authorizer = unionAuthorizer([privilegedGroupAuthorizer]);
+  // Until the modes are built over the registry, only masters are allowed (reviews say the same).
+  const reviewsAuthorizer = unionAuthorizer([privilegedGroupAuthorizer]);
   const issuing = serviceAccountIssuing(opts.authentication ?? {}, opts.keyPem, brand);
   // TokenReview runs the token authenticators, which read the registry: bound once both exist.
   let tokens: TokenAuthenticator | undefined;
-  const reviews: ReviewDeps = { authorizer, authenticateToken: (token) => reviewToken(tokens, token) };
+  const reviews: ReviewDeps = { authorizer: reviewsAuthorizer, authenticateToken: (token) => reviewToken(tokens, token) };
   const registry = new Registry(
     ALL_RESOURCES,
     brand,
@@ -85,6 +89,10 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     { services: { clusterIPRange: opts.serviceClusterIPRange, nodePortRange: opts.serviceNodePortRange }, reviews, tokens: tokenIssuer(issuing) },
   );
   await registry.startCaches();
+  const authorization = authorizationFor(opts.authorization ?? { modes: [] }, registry, brand);
+  reviews.authorizer = authorization.authorizer;
+  const { authorizer } = authorization;
+  await authorization.start();
   const priority = priorityAdmission(registry);
   const admission = admissionChain([namespaceLifecycle(registry), priority], [priority]);
 
@@ -174,6 +182,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
         if (opts.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, opts.shutdownDelayMs));
         signalShutdown();
         stopExpiry();
+        authorization.stop();
         await listener.close(DRAIN_TIMEOUT_MS);
         registry.stopCaches();
       })();
