@@ -84,9 +84,10 @@ export interface ResourceDefinition {
    * Subresources, each declared in registry/subresources.ts (verbs, request kind, owned fields):
    * `status` shares the object, `finalize` (namespaces) writes `spec.finalizers`, `binding` (pods)
    * takes a Binding that assigns the pod to a node, `token` (service accounts) takes a
-   * TokenRequest and answers it with a bound token.
+   * TokenRequest and answers it with a bound token, `scale` (workloads) reads and writes
+   * `spec.replicas` as an autoscaling/v1 Scale.
    */
-  subresources?: { status?: boolean; finalize?: boolean; binding?: boolean; token?: boolean };
+  subresources?: { status?: boolean; finalize?: boolean; binding?: boolean; token?: boolean; scale?: boolean };
   nameRule: NameRule;
   /**
    * Storage shared with another definition: its group stem and plural. Keys are

@@ -16,6 +16,7 @@ import type { ResourceInfo } from './resource-info.js';
 import { review, type ReviewDeps } from './reviews.js';
 import type { SubresourceDeclaration } from './subresources.js';
 import { startWatch } from './watch.js';
+import { scaleCapabilities } from './scale.js';
 import { entryObject } from './cache-entry.js';
 import { metaOf } from '../machinery/object.js';
 
@@ -99,7 +100,9 @@ export function subresourceCapabilities(info: ResourceInfo, sub: SubresourceDecl
       ? { creater: bindingCreater(deps.stores) }
       : sub.storage === 'token'
         ? { creater: tokenRequestCreater(deps.stores, deps.tokens) }
-        : { getter: gs, updater: updaterOf(gs, sub.name), patcher: updaterOf(gs, sub.name, true) };
+        : sub.storage === 'scale'
+          ? scaleCapabilities(gs)
+          : { getter: gs, updater: updaterOf(gs, sub.name), patcher: updaterOf(gs, sub.name, true) };
   const verbs = new Set<Verb>(sub.verbs);
   return checked(`${info.plural}/${sub.name}`, restrictTo(all, verbs), verbs);
 }

@@ -25,9 +25,10 @@ export interface SubresourceDeclaration {
   /**
    * How the write reaches the store: `parent` updates the parent object through its own update
    * loop (status, finalize); `binding` creates a Binding that updates the pod; `token` issues a
-   * service-account token and stores nothing.
+   * service-account token and stores nothing; `scale` shows the parent as a Scale and writes
+   * its replicas.
    */
-  readonly storage: 'parent' | 'binding' | 'token';
+  readonly storage: 'parent' | 'binding' | 'token' | 'scale';
 }
 
 const DECLARATIONS: readonly SubresourceDeclaration[] = [
@@ -53,6 +54,15 @@ const DECLARATIONS: readonly SubresourceDeclaration[] = [
     kindGroup: { groupStem: 'authentication', branded: true, version: 'v1' },
     owns: [],
     storage: 'token',
+  },
+  // <workload>/<name>/scale: the replicas as an autoscaling/v1 Scale (upstream's ScaleREST).
+  {
+    name: 'scale',
+    verbs: ['get', 'patch', 'update'],
+    kind: 'Scale',
+    kindGroup: { groupStem: 'autoscaling', branded: false, version: 'v1' },
+    owns: [['spec', 'replicas']],
+    storage: 'scale',
   },
   // Upstream's status strategies: ResetObjectMetaForStatus plus the spec kept as stored.
   { name: 'status', verbs: ['get', 'patch', 'update'], owns: [['status']], keptOnMainWrite: true, storage: 'parent' },

@@ -15,10 +15,19 @@ function verbsOf(info: ResourceInfo): string[] {
 }
 
 /** The declared subresources, alphabetical as upstream lists them; each answers with its own kind (a binding, a Binding). */
-function subresourcesOf(info: ResourceInfo): { name: string; verbs: string[]; kind?: string }[] {
+function subresourcesOf(
+  info: ResourceInfo,
+  brand: Brand,
+): { name: string; verbs: string[]; kind?: string; groupVersion?: { group: string; version: string } }[] {
   return [...info.subresources]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .map((s) => ({ name: s.name, verbs: VERB_ORDER.filter((v) => s.verbs.includes(v)), kind: s.kind }));
+    .map((s) => ({
+      name: s.name,
+      verbs: VERB_ORDER.filter((v) => s.verbs.includes(v)),
+      kind: s.kind,
+      // A subresource answering in another group says so (deployments/scale: autoscaling/v1 Scale).
+      groupVersion: s.kindGroup ? { group: brand.group(s.kindGroup.groupStem, s.kindGroup.branded), version: s.kindGroup.version } : undefined,
+    }));
 }
 
 function apiResource(info: ResourceInfo): Record<string, unknown> {
@@ -100,8 +109,15 @@ function buildDocuments(registry: Registry, brand: Brand, serverAddress: string)
       const resources: Record<string, unknown>[] = [];
       for (const info of registry.resourcesOf(g.group, v)) {
         resources.push(apiResource(info));
-        for (const sub of subresourcesOf(info)) {
-          resources.push({ name: `${info.plural}/${sub.name}`, singularName: '', namespaced: info.namespaced, kind: sub.kind ?? info.kind, verbs: sub.verbs });
+        for (const sub of subresourcesOf(info, brand)) {
+          resources.push({
+            name: `${info.plural}/${sub.name}`,
+            singularName: '',
+            namespaced: info.namespaced,
+            ...sub.groupVersion,
+            kind: sub.kind ?? info.kind,
+            verbs: sub.verbs,
+          });
         }
       }
       const gv = g.group === '' ? v : `${g.group}/${v}`;
@@ -127,11 +143,11 @@ function buildDocuments(registry: Registry, brand: Brand, serverAddress: string)
           };
           if (info.def.shortNames?.length) r.shortNames = info.def.shortNames;
           if (info.def.categories?.length) r.categories = info.def.categories;
-          const subs = subresourcesOf(info);
+          const subs = subresourcesOf(info, brand);
           if (subs.length)
             r.subresources = subs.map((s) => ({
               subresource: s.name,
-              responseKind: { group: info.group, version: v, kind: s.kind ?? info.kind },
+              responseKind: { group: s.groupVersion?.group ?? info.group, version: s.groupVersion?.version ?? v, kind: s.kind ?? info.kind },
               verbs: s.verbs,
             }));
           return r;

@@ -41,7 +41,7 @@ export const deployments = apps({
   shortNames: ['deploy'],
   categories: ['all'],
   namespaced: true,
-  subresources: { status: true },
+  subresources: { status: true, scale: true },
   behaviour: { generation: true },
   strategy: deploymentStrategy,
 });

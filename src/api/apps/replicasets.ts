@@ -54,7 +54,7 @@ export const replicaSets = apps({
   shortNames: ['rs'],
   categories: ['all'],
   namespaced: true,
-  subresources: { status: true },
+  subresources: { status: true, scale: true },
   behaviour: { generation: true },
   strategy: replicaSetStrategy,
   fieldSelectors: { 'status.replicas': count('status.replicas') },

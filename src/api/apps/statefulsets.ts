@@ -60,7 +60,7 @@ export const statefulSets = apps({
   shortNames: ['sts'],
   categories: ['all'],
   namespaced: true,
-  subresources: { status: true },
+  subresources: { status: true, scale: true },
   behaviour: { generation: true },
   strategy: statefulSetStrategy,
 });

@@ -90,7 +90,7 @@ export const replicationControllers = core({
   shortNames: ['rc'],
   categories: ['all'],
   namespaced: true,
-  subresources: { status: true },
+  subresources: { status: true, scale: true },
   behaviour: { generation: true },
   strategy,
   fieldSelectors: { 'status.replicas': count('status.replicas') },

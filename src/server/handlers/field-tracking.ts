@@ -60,11 +60,12 @@ function resetFieldsOf(scope: FieldManagerSource, type: TypeRef): FieldSet | und
 /** The field manager of a scope (built once per scope; timestamps read the clock at each write, as upstream's). */
 export function buildFieldManager(scope: FieldManagerSource): FieldManager {
   const def = scope.info.def;
-  const type = typeOfKind(apiSchemas(), upstreamGroup(def.groupStem, def.branded), def.version, scope.kind);
+  // Ownership is of the stored object, whatever kind a subresource answers in (a Scale writes a Deployment's replicas).
+  const type = typeOfKind(apiSchemas(), upstreamGroup(def.groupStem, def.branded), def.version, scope.info.kind);
   return new FieldManager({
     type,
-    apiVersion: scope.apiVersion,
-    kind: scope.kind,
+    apiVersion: scope.info.apiVersion,
+    kind: scope.info.kind,
     subresource: scope.subresource,
     resetFields: resetFieldsOf(scope, type),
     now: () => new Date(),

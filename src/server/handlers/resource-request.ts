@@ -101,8 +101,9 @@ export function writeStored(r: ResourceRequest, code: number, obj: Obj, dryRun: 
   const meta = isPlainObject(obj.metadata) ? (obj.metadata as { namespace?: string; name?: string; resourceVersion?: string }) : undefined;
   const rv = Number(meta?.resourceVersion);
   const jsonFirst = r.output.encodings[0] === 'json' && !r.output.pretty;
-  // A dry run stored nothing: the cache holds the old object.
-  const store = r.scope.store;
+  // A dry run stored nothing: the cache holds the old object. A subresource answering in its
+  // own kind (a Scale) is not the stored object either.
+  const store = r.scope.kind === r.scope.info.kind ? r.scope.store : undefined;
   const bytes = jsonFirst && rv > 0 && !dryRun && store !== undefined ? store.encodedAt(meta?.namespace ?? '', meta?.name ?? '', rv) : undefined;
   if (bytes === undefined) {
     writeObject(r.res, code, obj, r.output);
