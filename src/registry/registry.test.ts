@@ -57,7 +57,7 @@ describe('Registry', () => {
   });
 
   it('refuses a subresource no declaration describes', () => {
-    const bad = { ...GADGETS, subresources: { eviction: true } } as unknown as ResourceDefinition;
-    assert.throws(() => new Registry([bad], ORCH_BRAND, new MemoryStore()), /unknown subresource eviction/);
+    const bad = { ...GADGETS, subresources: { teleport: true } } as unknown as ResourceDefinition;
+    assert.throws(() => new Registry([bad], ORCH_BRAND, new MemoryStore()), /unknown subresource teleport/);
   });
 });
