@@ -85,9 +85,9 @@ export interface ResourceDefinition {
    * `status` shares the object, `finalize` (namespaces) writes `spec.finalizers`, `binding` (pods)
    * takes a Binding that assigns the pod to a node, `token` (service accounts) takes a
    * TokenRequest and answers it with a bound token, `scale` (workloads) reads and writes
-   * `spec.replicas` as an autoscaling/v1 Scale.
+   * `spec.replicas` as an autoscaling/v1 Scale, `eviction` (pods) deletes within the budget.
    */
-  subresources?: { status?: boolean; finalize?: boolean; binding?: boolean; token?: boolean; scale?: boolean };
+  subresources?: { status?: boolean; finalize?: boolean; binding?: boolean; token?: boolean; scale?: boolean; eviction?: boolean };
   nameRule: NameRule;
   /**
    * Storage shared with another definition: its group stem and plural. Keys are

@@ -129,9 +129,15 @@ export function decodePatchBody(text: string): unknown {
   }
 }
 
-/** An options body (DeleteOptions): JSON of bounded nesting; undefined when empty. */
-export function decodeOptionsBody(body: Buffer): unknown {
+/**
+ * An options body (DeleteOptions): Protobuf when the Content-Type says so (kubectl drain sends
+ * one), else JSON of bounded nesting; undefined when empty.
+ */
+export function decodeOptionsBody(body: Buffer, mediaType = '', protobufMediaTypes: readonly string[] = []): unknown {
   if (body.length === 0) return undefined;
+  if (protobufMediaTypes.includes(mediaType)) {
+    return decodeProtobufBody(body, { apiVersion: 'meta.k8s.io/v1', version: 'v1', kind: 'DeleteOptions', protobufMediaTypes });
+  }
   const text = body.toString('utf8');
   if (jsonTextExceedsDepth(text)) throw badRequest(`couldn't get version/kind; json parse error: ${DEPTH_ERROR}`);
   try {

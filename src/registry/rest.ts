@@ -17,6 +17,7 @@ import { review, type ReviewDeps } from './reviews.js';
 import type { SubresourceDeclaration } from './subresources.js';
 import { startWatch } from './watch.js';
 import { scaleCapabilities } from './scale.js';
+import { evictionCreater } from './eviction.js';
 import { entryObject } from './cache-entry.js';
 import { metaOf } from '../machinery/object.js';
 
@@ -102,7 +103,9 @@ export function subresourceCapabilities(info: ResourceInfo, sub: SubresourceDecl
         ? { creater: tokenRequestCreater(deps.stores, deps.tokens) }
         : sub.storage === 'scale'
           ? scaleCapabilities(gs)
-          : { getter: gs, updater: updaterOf(gs, sub.name), patcher: updaterOf(gs, sub.name, true) };
+          : sub.storage === 'eviction'
+            ? { creater: evictionCreater(deps.stores) }
+            : { getter: gs, updater: updaterOf(gs, sub.name), patcher: updaterOf(gs, sub.name, true) };
   const verbs = new Set<Verb>(sub.verbs);
   return checked(`${info.plural}/${sub.name}`, restrictTo(all, verbs), verbs);
 }

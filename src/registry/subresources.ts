@@ -25,10 +25,11 @@ export interface SubresourceDeclaration {
   /**
    * How the write reaches the store: `parent` updates the parent object through its own update
    * loop (status, finalize); `binding` creates a Binding that updates the pod; `token` issues a
-   * service-account token and stores nothing; `scale` shows the parent as a Scale and writes
+   * service-account token and stores nothing; `eviction` deletes the pod within its disruption
+   * budget; `scale` shows the parent as a Scale and writes
    * its replicas.
    */
-  readonly storage: 'parent' | 'binding' | 'token' | 'scale';
+  readonly storage: 'parent' | 'binding' | 'token' | 'scale' | 'eviction';
 }
 
 const DECLARATIONS: readonly SubresourceDeclaration[] = [
@@ -43,6 +44,15 @@ const DECLARATIONS: readonly SubresourceDeclaration[] = [
       ['status', 'conditions'],
     ],
     storage: 'binding',
+  },
+  // pods/<name>/eviction: a policy/v1 Eviction deletes the pod unless its budget forbids (upstream's EvictionREST).
+  {
+    name: 'eviction',
+    verbs: ['create'],
+    kind: 'Eviction',
+    kindGroup: { groupStem: 'policy', branded: false, version: 'v1' },
+    owns: [],
+    storage: 'eviction',
   },
   // namespaces/<name>/finalize writes only spec.finalizers.
   { name: 'finalize', verbs: ['update'], owns: [['spec', 'finalizers']], storage: 'parent' },

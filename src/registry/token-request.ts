@@ -3,13 +3,12 @@
  * optionally bound to a Pod that runs as it or to a Secret, answered with a signed bound token
  * and its expiry. Nothing is stored. Signing is injected (registry/ knows no keys).
  */
-import { badRequest, conflict, invalidObject, notFound, type FieldError } from '../machinery/status.js';
+import { badRequest, conflict, invalidObject, type FieldError } from '../machinery/status.js';
 import { isPlainObject, metaOf, type Obj, rfc3339 } from '../machinery/object.js';
 import { rec, str, strings } from '../machinery/fields.js';
 import type { Creater } from './capabilities.js';
 import type { GenericStore } from './generic-store.js';
-import { entryObject } from './cache-entry.js';
-import { planGet } from './read-options.js';
+import { readObject } from './read-object.js';
 import type { RequestContext } from './context.js';
 
 /** Signs bound tokens; built by the server from the service-account flags. */
@@ -92,10 +91,8 @@ export function tokenRequestCreater(stores: TokenRequestStores, issuer: TokenIss
   };
 }
 
-async function read(stores: TokenRequestStores, _ctx: RequestContext, resource: string, namespace: string, name: string): Promise<Obj> {
-  const store = stores.byResource('', resource);
-  if (!store) throw notFound({ group: '', resource }, name);
-  return entryObject(await store.readEntry(namespace, name, planGet(undefined)));
+function read(stores: TokenRequestStores, _ctx: RequestContext, resource: string, namespace: string, name: string): Promise<Obj> {
+  return readObject(stores, '', resource, namespace, name);
 }
 
 /** The object a token is bound to, checked as upstream: a Pod running as the account, or a Secret; UIDs must match. */
