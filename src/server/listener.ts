@@ -10,6 +10,7 @@
  * Neither HTTP server listens itself, so what node arms in listen() is armed here by hand.
  */
 import http from 'node:http';
+import { rememberUpgradeHead } from './websocket-watch.js';
 import http2 from 'node:http2';
 import net from 'node:net';
 import tls from 'node:tls';
@@ -71,6 +72,17 @@ export function listen(opts: ListenerOptions, handler: (req: Request, res: Respo
     },
     (req, res) => count(req, res, req.socket),
   );
+  // An upgrade request (a watch over WebSocket) goes through the router like any other, with a
+  // response bound to its socket: refusals are plain HTTP, and the watch handler upgrades.
+  h1.on('upgrade', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+    rememberUpgradeHead(req, head);
+    const res = new http.ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    // Answered without upgrading: the connection ends with the response.
+    res.once('finish', () => socket.end());
+    count(req, res, socket);
+  });
   // listen() is what starts node's connection tracking (the list behind closeIdleConnections)
   // and the periodic check of headersTimeout/requestTimeout; h1 only ever receives handed-off
   // sockets, so it is started here.

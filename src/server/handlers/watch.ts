@@ -12,6 +12,7 @@ import { planWatch } from '../../registry/read-options.js';
 import { selectionFor } from '../../registry/selection.js';
 import type { WatchStart } from '../../registry/watch.js';
 import { WatchSink } from '../watch-sink.js';
+import { isWebSocketRequest, upgradeWatch } from '../websocket-watch.js';
 import { watchOptionsOf } from './options.js';
 import type { ResourceRequest } from './resource-request.js';
 
@@ -48,8 +49,13 @@ async function lineWriter(r: ResourceRequest): Promise<(line: Buffer) => Buffer>
 }
 
 /** Streams one started watch until timeout, client close, buffer overflow or shutdown. */
-async function stream(r: ResourceRequest, start: WatchStart, opts: ReturnType<typeof watchOptionsOf>, endBookmark: boolean): Promise<void> {
-  const res = r.res as ServerResponse;
+async function stream(
+  r: ResourceRequest,
+  res: ServerResponse,
+  start: WatchStart,
+  opts: ReturnType<typeof watchOptionsOf>,
+  endBookmark: boolean,
+): Promise<void> {
   let finish: () => void = () => {};
   const done = new Promise<void>((resolve) => {
     finish = resolve;
@@ -114,5 +120,11 @@ export async function handleWatch(r: ResourceRequest): Promise<void> {
   // Watch events are streamed as JSON; protobuf watch framing is not served yet.
   if (!r.output.encodings.includes('json')) throw notAcceptable(['application/json']);
   const start = await watcher.watch(r.namespace, plan, selectionFor(r.scope.info, opts));
-  await stream(r, start, opts, plan.initialEventsEndBookmark);
+  let res = r.res;
+  if (isWebSocketRequest(r.req)) {
+    const upgraded = await upgradeWatch(r.req, r.res);
+    if (upgraded === undefined) return;
+    res = upgraded;
+  }
+  await stream(r, res as ServerResponse, start, opts, plan.initialEventsEndBookmark);
 }
