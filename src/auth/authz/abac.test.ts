@@ -67,7 +67,11 @@ test('namespace, resource and API group each `*` or exact; cluster-scoped reques
   const cluster = authorizerOf(policy({ user: 'alice', namespace: '', resource: 'nodes', apiGroup: '' }));
   assert.equal(cluster.authorize(attrs({ namespace: '', resource: 'nodes' })).decision, 'allow');
   // A resource policy never matches a non-resource request.
-  assert.equal(authorizerOf(policy({ user: 'alice', namespace: '*', resource: '*', apiGroup: '*' })).authorize(attrs({ isResourceRequest: false, path: '/version' })).decision, 'no-opinion');
+  assert.equal(
+    authorizerOf(policy({ user: 'alice', namespace: '*', resource: '*', apiGroup: '*' })).authorize(attrs({ isResourceRequest: false, path: '/version' }))
+      .decision,
+    'no-opinion',
+  );
 });
 
 test('nonResourcePath: `*`, exact, or a prefix ending in `*`', () => {
@@ -80,15 +84,25 @@ test('nonResourcePath: `*`, exact, or a prefix ending in `*`', () => {
   assert.equal(authorizerOf(policy({ user: 'alice', nonResourcePath: '*' })).authorize(attrs({ isResourceRequest: false, path: '/x' })).decision, 'allow');
 });
 
-test('blank and # lines are skipped; upstream and the brand\'s group both name a Policy', () => {
-  const text = ['', '# a comment', '   # indented comment', '   ', policy({ user: 'alice', namespace: '*', resource: '*', apiGroup: '*' }, 'abac.authorization.kubernetes.io/v1beta1')].join('\n');
+test("blank and # lines are skipped; upstream and the brand's group both name a Policy", () => {
+  const text = [
+    '',
+    '# a comment',
+    '   # indented comment',
+    '   ',
+    policy({ user: 'alice', namespace: '*', resource: '*', apiGroup: '*' }, 'abac.authorization.kubernetes.io/v1beta1'),
+  ].join('\n');
   const policies = parsePolicies(`${text}\n`, 'f', GROUPS);
   assert.equal(policies.length, 1);
   assert.equal(policies[0].user, 'alice');
 });
 
 test('legacy unversioned lines are converted as upstream converts v0', () => {
-  const [everyone, star, scoped] = parsePolicies(['{"readonly": true}', '{"user":"*","resource":"pods"}', '{"user":"bob","namespace":"ns1"}'].join('\n'), 'f', GROUPS);
+  const [everyone, star, scoped] = parsePolicies(
+    ['{"readonly": true}', '{"user":"*","resource":"pods"}', '{"user":"bob","namespace":"ns1"}'].join('\n'),
+    'f',
+    GROUPS,
+  );
   // Neither user nor group: every authenticated user, everywhere, non-resource paths too.
   assert.deepEqual(everyone, { user: '', group: 'system:authenticated', readonly: true, apiGroup: '*', resource: '*', namespace: '*', nonResourcePath: '*' });
   // `*` user: authenticated users; an unset namespace is every namespace; no non-resource paths with a resource.
@@ -113,14 +127,23 @@ test('a bad line stops with the file, the line number and the line', () => {
   const msg = bad([ok, '# comment', '{"apiVersion": "abac.authorization.orch.io/v1beta1", "kind": "Policy", "spec": {"user": "a",}}'].join('\n'));
   assert.match(msg, /^error reading policy file \/etc\/orch\/abac\.jsonl, line 3: \{"apiVersion".*\}: couldn't get version\/kind; json parse error: /);
   assert.ok(!msg.includes('\n'));
-  assert.match(bad(`${ok}\n${policy({ user: 'a', readonly: 'yes' })}`), /line 2: .*: json: cannot unmarshal string into Go struct field Policy\.spec\.readonly of type bool$/);
-  assert.match(bad(policy({ user: 'a' }, 'abac.authorization.orch.io/v2')), /line 1: .*: no kind "Policy" is registered for version "abac.authorization.orch.io\/v2"$/);
+  assert.match(
+    bad(`${ok}\n${policy({ user: 'a', readonly: 'yes' })}`),
+    /line 2: .*: json: cannot unmarshal string into Go struct field Policy\.spec\.readonly of type bool$/,
+  );
+  assert.match(
+    bad(policy({ user: 'a' }, 'abac.authorization.orch.io/v2')),
+    /line 1: .*: no kind "Policy" is registered for version "abac.authorization.orch.io\/v2"$/,
+  );
 });
 
-test('readPolicyFile: a missing file is one clear error; rulesFor lists the user\'s policies', async () => {
+test("readPolicyFile: a missing file is one clear error; rulesFor lists the user's policies", async () => {
   const dir = await mkdtemp(join(tmpdir(), 'orch-abac-'));
   try {
-    assert.throws(() => readPolicyFile(join(dir, 'missing.jsonl'), GROUPS), (e: unknown) => e instanceof PolicyFileError && e.message.startsWith(`error reading policy file ${join(dir, 'missing.jsonl')}: `));
+    assert.throws(
+      () => readPolicyFile(join(dir, 'missing.jsonl'), GROUPS),
+      (e: unknown) => e instanceof PolicyFileError && e.message.startsWith(`error reading policy file ${join(dir, 'missing.jsonl')}: `),
+    );
     const file = join(dir, 'p.jsonl');
     await writeFile(
       file,

@@ -46,10 +46,13 @@ test('only node users: others get no opinion; a node user without a name gets a 
   const { ask } = setup();
   assert.deepEqual(ask({ name: 's' }, { name: 'alice', groups: ['system:nodes'] }), { decision: 'no-opinion', reason: '' });
   assert.deepEqual(ask({ name: 's' }, { name: 'system:node:node1', groups: [] }), { decision: 'no-opinion', reason: '' });
-  assert.deepEqual(ask({ name: 's' }, { name: 'system:node:', groups: ['system:nodes'] }), { decision: 'no-opinion', reason: 'unknown node for user "system:node:"' });
+  assert.deepEqual(ask({ name: 's' }, { name: 'system:node:', groups: ['system:nodes'] }), {
+    decision: 'no-opinion',
+    reason: 'unknown node for user "system:node:"',
+  });
 });
 
-test('a node reads the secrets and config maps of its pods, not another node\'s, and loses them with the pod', () => {
+test("a node reads the secrets and config maps of its pods, not another node's, and loses them with the pod", () => {
   const { graph, ask } = setup();
   graph.setPod('ns', 'mine', pod('node1', { secrets: ['s1', 's1'], configMaps: ['c1'] }));
   graph.setPod('ns', 'theirs', pod('node2', { secrets: ['s2'], configMaps: ['c2'] }));
@@ -73,7 +76,7 @@ test('a node reads the secrets and config maps of its pods, not another node\'s,
   assert.deepEqual(graph.size(), { pods: 1, objects: 2, volumes: 0, attachments: 0 });
 });
 
-test('claims, their volumes and the volumes\' secrets follow the pod; get only', () => {
+test("claims, their volumes and the volumes' secrets follow the pod; get only", () => {
   const { graph, ask } = setup();
   graph.setPersistentVolume('pv1', { claim: { namespace: 'ns', name: 'data' }, secrets: [{ namespace: 'storage', name: 'ceph' }] });
   assert.equal(ask({ resource: 'persistentvolumes', name: 'pv1', namespace: '' }).decision, 'no-opinion');
@@ -98,7 +101,10 @@ test('service-account tokens only for the service accounts of its pods', () => {
   const token = { resource: 'serviceaccounts', subresource: 'token', verb: 'create' };
   assert.equal(ask({ ...token, name: 'default' }).decision, 'allow');
   assert.equal(ask({ ...token, name: 'admin' }).decision, 'no-opinion');
-  assert.deepEqual(ask({ resource: 'serviceaccounts', name: 'default' }), { decision: 'no-opinion', reason: 'can only create tokens for individual service accounts' });
+  assert.deepEqual(ask({ resource: 'serviceaccounts', name: 'default' }), {
+    decision: 'no-opinion',
+    reason: 'can only create tokens for individual service accounts',
+  });
 });
 
 test('its own Lease in the node-lease namespace, its own CSINode', () => {
@@ -135,7 +141,7 @@ test('everything else by the system:node rules', () => {
   assert.equal(ask({ isResourceRequest: false, path: '/healthz', resource: '' }).decision, 'no-opinion');
 });
 
-test('rulesFor a node is incomplete with upstream\'s error; for others empty', () => {
+test("rulesFor a node is incomplete with upstream's error; for others empty", () => {
   const { authorizer } = setup();
   assert.deepEqual(authorizer.rulesFor(NODE1, 'ns'), {
     resourceRules: [],
