@@ -3,6 +3,9 @@
  * graph_populator): pods bound to nodes, persistent volumes and volume attachments. The caches
  * are read once at start and followed event by event; a pod whose node did not change is not
  * decoded again (what it refers to cannot change once it is bound).
+ *
+ * Known gap: when a watch cache loses its store watch it re-lists silently (no events), so a
+ * deletion that happened in that gap would keep its edges until the object is written again.
  */
 import { mirrorPodAnnotation } from '../api/core/pod-validation.js';
 import { NodeGraph, type PersistentVolumeEdges, type PodEdges } from '../auth/authz/node-graph.js';
