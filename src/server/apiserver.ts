@@ -10,6 +10,7 @@ import { bootstrapNamespaces, bootstrapPriorityClasses } from '../registry/boots
 import { startEventExpiry } from '../registry/event-expiry.js';
 import { admissionChain } from '../admission/admission.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
+import { nodeRestriction } from '../admission/node-restriction.js';
 import { priorityAdmission } from '../admission/priority.js';
 import { privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/authorizer.js';
 import { authorizationFor, type AuthorizationSettings } from './authorization-config.js';
@@ -94,7 +95,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const { authorizer } = authorization;
   await authorization.start();
   const priority = priorityAdmission(registry);
-  const admission = admissionChain([namespaceLifecycle(registry), priority], [priority]);
+  // NodeRestriction goes with the Node mode (upstream enables it by flag; see node-restriction.ts).
+  const nodeMode = opts.authorization?.modes.includes('Node') ?? false;
+  const admission = admissionChain([namespaceLifecycle(registry), ...(nodeMode ? [nodeRestriction(registry)] : []), priority], [priority]);
 
   const hooks = {
     bootstrap: hookCheck('poststarthook/bootstrap-controller'),

@@ -3,10 +3,16 @@
  * group `system:masters` first, then each `--authorization-mode` in order, built over the
  * registry (RBAC objects, the Node graph) or its files (ABAC policy, webhook kubeconfig).
  */
+import { nodeRules } from '../api/rbac/node-rules.js';
+import { abacAuthorizer, abacGroups, readPolicyFile } from '../auth/authz/abac.js';
 import { alwaysAllow, alwaysDeny } from '../auth/authz/always.js';
 import { type Authorizer, privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/authorizer.js';
-import type { Brand } from '../machinery/brand.js';
+import { nodeAuthorizer } from '../auth/authz/node.js';
+import { webhookAuthorizer } from '../auth/authz/webhook.js';
+import { type Brand, KUBERNETES_BRAND } from '../machinery/brand.js';
+import { readKubeconfig } from '../pki/kubeconfig-read.js';
 import type { Registry } from '../registry/registry.js';
+import { nodeGraphSource } from './node-graph-source.js';
 
 export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'] as const;
 export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
@@ -42,11 +48,49 @@ type ModeBuilder = (ctx: ModeContext) => ModeModule;
 const BUILDERS: Record<AuthorizationMode, ModeBuilder> = {
   AlwaysAllow: () => ({ authorizer: alwaysAllow }),
   AlwaysDeny: () => ({ authorizer: alwaysDeny }),
-  ABAC: unbuilt('ABAC'),
-  Webhook: unbuilt('Webhook'),
+  ABAC: abacMode,
+  Webhook: webhookMode,
   RBAC: unbuilt('RBAC'),
-  Node: unbuilt('Node'),
+  Node: nodeMode,
 };
+
+/** ABAC over `--authorization-policy-file`, read once: a bad line stops start-up with its number. */
+function abacMode({ settings, brand }: ModeContext): ModeModule {
+  if (!settings.policyFile) throw new Error("authorization-mode ABAC's authorization policy file not passed");
+  // Upstream's own group and the brand's both name a Policy, so upstream files work unchanged.
+  const groups = abacGroups([brand.labelDomain, KUBERNETES_BRAND.labelDomain]);
+  return { authorizer: abacAuthorizer(readPolicyFile(settings.policyFile, groups)) };
+}
+
+/** The SubjectAccessReview webhook of `--authorization-webhook-config-file`. */
+function webhookMode({ settings, brand }: ModeContext): ModeModule {
+  const hook = settings.webhook;
+  if (!hook) throw new Error("authorization-mode Webhook's authorization config file not passed");
+  const authorizer = webhookAuthorizer({
+    connection: readKubeconfig(hook.kubeconfigPath),
+    // The brand's group, as the token webhook sends TokenReviews: authorization.k8s.io under --kubernetes-compat.
+    group: brand.group('authorization', true),
+    version: hook.version,
+    authorizedTtlMs: hook.authorizedTtlMs,
+    unauthorizedTtlMs: hook.unauthorizedTtlMs,
+  });
+  return { authorizer, stop: () => authorizer.close() };
+}
+
+/** The Node mode over a graph of pods, volumes and attachments fed by the watch caches. */
+function nodeMode({ registry, brand }: ModeContext): ModeModule {
+  const source = nodeGraphSource(registry, brand);
+  return {
+    authorizer: nodeAuthorizer({
+      graph: source.graph,
+      rules: nodeRules(brand),
+      groups: { coordination: brand.group('coordination', true), storage: brand.group('storage', true) },
+      nodeLeaseNamespace: brand.nodeLeaseNamespace,
+    }),
+    start: () => source.start(),
+    stop: () => source.stop(),
+  };
+}
 
 function unbuilt(mode: string): ModeBuilder {
   return () => {

@@ -169,7 +169,7 @@ export function validatePodTemplateSpec(template: Rec, fldPath: string): FieldEr
 }
 
 /** The annotation that marks a kubelet's mirror of a static pod (kubernetes.io/config.mirror upstream). */
-function mirrorPodAnnotation(brand: Brand): string {
+export function mirrorPodAnnotation(brand: Brand): string {
   return `${brand.labelDomain}/config.mirror`;
 }
 

@@ -5,6 +5,7 @@
  */
 import { type Authorizer, forbiddenMessage } from '../../auth/authz/authorizer.js';
 import type { Attributes, Authorization } from '../../machinery/authorization.js';
+import { parseFieldSelector } from '../../machinery/field-selector.js';
 import { StatusError } from '../../machinery/status.js';
 import type { Filter, RequestState } from './chain.js';
 
@@ -44,8 +45,29 @@ function attributesOf(state: RequestState): Attributes {
     apiVersion: info.apiVersion,
     resource: info.resource,
     subresource: info.subresource,
-    name: info.name,
+    name: info.name === '' ? selectedName(state) : info.name,
   };
+}
+
+/**
+ * Upstream's RequestInfo names a list or watch by its `metadata.name=` field selector (how a
+ * kubelet watches one secret), so a rule or the Node graph can allow it; routing is unaffected.
+ */
+function selectedName(state: RequestState): string {
+  const { info } = state;
+  if (!info.isResourceRequest || (info.verb !== 'list' && info.verb !== 'watch')) return '';
+  const selector = state.query.get('fieldSelector');
+  if (!selector) return '';
+  let name: string | undefined;
+  try {
+    name = parseFieldSelector(selector).requiresExactMatch('metadata.name');
+  } catch {
+    // An unparsable selector names nothing (upstream resets the options it failed to decode).
+    return '';
+  }
+  // Upstream's IsValidPathSegmentName.
+  if (name === undefined || name === '.' || name === '..' || name.includes('/') || name.includes('%')) return '';
+  return name;
 }
 
 /** Upstream's responsewriters sanitizer: the message may be shown in a browser. */
