@@ -87,7 +87,20 @@ export interface ResourceDefinition {
    * TokenRequest and answers it with a bound token, `scale` (workloads) reads and writes
    * `spec.replicas` as an autoscaling/v1 Scale, `eviction` (pods) deletes within the budget.
    */
-  subresources?: { status?: boolean; finalize?: boolean; binding?: boolean; token?: boolean; scale?: boolean; eviction?: boolean };
+  subresources?: {
+    status?: boolean;
+    finalize?: boolean;
+    binding?: boolean;
+    token?: boolean;
+    scale?: boolean;
+    eviction?: boolean;
+    /** Upstream's connect subresources (pods/log, exec, attach, portforward; proxy of pods, nodes, services). */
+    log?: boolean;
+    exec?: boolean;
+    attach?: boolean;
+    portforward?: boolean;
+    proxy?: boolean;
+  };
   nameRule: NameRule;
   /**
    * Storage shared with another definition: its group stem and plural. Keys are

@@ -62,8 +62,27 @@ export interface CollectionDeleter {
   ): Promise<EntryList & { items: Obj[] }>;
 }
 
+/**
+ * Where a connect subresource (pods/log, exec, attach, portforward, proxy; nodes/proxy;
+ * services/proxy) leads (upstream's rest.Connecter): the server dials the location and streams.
+ */
+export interface ConnectLocation {
+  /** The backend URL (path and query included); undefined for a log of a pod on no node (empty answer). */
+  url?: URL;
+  /** The backend is a node agent (errors say `error dialing backend`) or a proxied address (`error trying to reach service`). */
+  via: 'kubelet' | 'proxy';
+}
+
+export interface Connecter {
+  /** The methods served, as verbs (a proxy serves every method). */
+  readonly verbs: ReadonlySet<Verb>;
+  /** `path` is what follows the subresource in the URL (proxy); query is the request's. */
+  location(ctx: RequestContext, namespace: string, name: string, path: string, query: URLSearchParams): Promise<ConnectLocation>;
+}
+
 /** The capabilities of one resource or subresource; absent ones are verbs it does not serve. */
 export interface Capabilities {
+  connecter?: Connecter;
   getter?: Getter;
   lister?: Lister;
   watcher?: Watcher;
@@ -74,7 +93,8 @@ export interface Capabilities {
   collectionDeleter?: CollectionDeleter;
 }
 
-const VERB_OF: Readonly<Record<keyof Capabilities, Verb>> = {
+// A connecter serves several verbs; the other capabilities one each.
+const VERB_OF: Readonly<Record<Exclude<keyof Capabilities, 'connecter'>, Verb>> = {
   getter: 'get',
   lister: 'list',
   watcher: 'watch',
@@ -87,15 +107,16 @@ const VERB_OF: Readonly<Record<keyof Capabilities, Verb>> = {
 
 /** The verbs a set of capabilities serves. */
 export function verbsOf(c: Capabilities): Set<Verb> {
-  const out = new Set<Verb>();
-  for (const [key, verb] of Object.entries(VERB_OF) as [keyof Capabilities, Verb][]) if (c[key] !== undefined) out.add(verb);
+  const out = new Set<Verb>(c.connecter?.verbs ?? []);
+  for (const [key, verb] of Object.entries(VERB_OF) as [Exclude<keyof Capabilities, 'connecter'>, Verb][]) if (c[key] !== undefined) out.add(verb);
   return out;
 }
 
 /** Only the capabilities whose verbs are in `verbs` (a definition may serve fewer verbs than its storage can). */
 export function restrictTo(c: Capabilities, verbs: ReadonlySet<Verb>): Capabilities {
   const out: Capabilities = {};
-  for (const [key, verb] of Object.entries(VERB_OF) as [keyof Capabilities, Verb][]) {
+  if (c.connecter && [...c.connecter.verbs].some((v) => verbs.has(v))) out.connecter = c.connecter;
+  for (const [key, verb] of Object.entries(VERB_OF) as [Exclude<keyof Capabilities, 'connecter'>, Verb][]) {
     if (verbs.has(verb) && c[key] !== undefined) (out as Record<string, unknown>)[key] = c[key];
   }
   return out;

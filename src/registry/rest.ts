@@ -18,6 +18,7 @@ import type { SubresourceDeclaration } from './subresources.js';
 import { startWatch } from './watch.js';
 import { scaleCapabilities } from './scale.js';
 import { evictionCreater } from './eviction.js';
+import { connecterOf } from './connect-location.js';
 import { entryObject } from './cache-entry.js';
 import { metaOf } from '../machinery/object.js';
 
@@ -105,7 +106,9 @@ export function subresourceCapabilities(info: ResourceInfo, sub: SubresourceDecl
           ? scaleCapabilities(gs)
           : sub.storage === 'eviction'
             ? { creater: evictionCreater(deps.stores) }
-            : { getter: gs, updater: updaterOf(gs, sub.name), patcher: updaterOf(gs, sub.name, true) };
+            : sub.storage === 'connect'
+              ? { connecter: connecterOf(deps.stores, info.plural, sub.name, sub.verbs) }
+              : { getter: gs, updater: updaterOf(gs, sub.name), patcher: updaterOf(gs, sub.name, true) };
   const verbs = new Set<Verb>(sub.verbs);
   return checked(`${info.plural}/${sub.name}`, restrictTo(all, verbs), verbs);
 }

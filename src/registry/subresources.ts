@@ -16,6 +16,8 @@ export interface SubresourceDeclaration {
   readonly verbs: readonly Verb[];
   /** The kind a request takes and answers when it is not the parent's (pods/binding: Binding). */
   readonly kind?: string;
+  /** The kind is the parent's followed by this (proxy: PodProxyOptions, NodeProxyOptions...). */
+  readonly kindSuffix?: string;
   /** The kind's group and version when not the parent's (serviceaccounts/token: authentication/v1). */
   readonly kindGroup?: { groupStem: string; branded: boolean; version: string };
   /** The fields a write of the subresource changes; every other field keeps its stored value. */
@@ -27,12 +29,18 @@ export interface SubresourceDeclaration {
    * loop (status, finalize); `binding` creates a Binding that updates the pod; `token` issues a
    * service-account token and stores nothing; `eviction` deletes the pod within its disruption
    * budget; `scale` shows the parent as a Scale and writes
-   * its replicas.
+   * its replicas; `connect` leads to a node agent or a proxied address the server streams from.
    */
-  readonly storage: 'parent' | 'binding' | 'token' | 'scale' | 'eviction';
+  readonly storage: 'parent' | 'binding' | 'token' | 'scale' | 'eviction' | 'connect';
 }
 
 const DECLARATIONS: readonly SubresourceDeclaration[] = [
+  // Upstream's connect subresources: streams from the node agent or a proxied address.
+  { name: 'attach', verbs: ['create', 'get'], kind: 'PodAttachOptions', owns: [], storage: 'connect' },
+  { name: 'exec', verbs: ['create', 'get'], kind: 'PodExecOptions', owns: [], storage: 'connect' },
+  { name: 'log', verbs: ['get'], owns: [], storage: 'connect' },
+  { name: 'portforward', verbs: ['create', 'get'], kind: 'PodPortForwardOptions', owns: [], storage: 'connect' },
+  { name: 'proxy', verbs: ['create', 'delete', 'get', 'patch', 'update'], kindSuffix: 'ProxyOptions', owns: [], storage: 'connect' },
   // A pod binding assigns the node and records it (upstream's BindingREST).
   {
     name: 'binding',
@@ -77,6 +85,12 @@ const DECLARATIONS: readonly SubresourceDeclaration[] = [
   // Upstream's status strategies: ResetObjectMetaForStatus plus the spec kept as stored.
   { name: 'status', verbs: ['get', 'patch', 'update'], owns: [['status']], keptOnMainWrite: true, storage: 'parent' },
 ];
+
+/** The kind a subresource of a resource of `parentKind` takes and answers. */
+export function subresourceKind(decl: SubresourceDeclaration | undefined, parentKind: string): string {
+  if (decl?.kindSuffix) return `${parentKind}${decl.kindSuffix}`;
+  return decl?.kind ?? parentKind;
+}
 
 /** Every declaration by name. */
 export const SUBRESOURCES: ReadonlyMap<string, SubresourceDeclaration> = new Map(DECLARATIONS.map((d) => [d.name, d]));

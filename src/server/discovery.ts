@@ -6,6 +6,7 @@
 import type { Registry } from '../registry/registry.js';
 import type { ResourceInfo } from '../registry/resource-info.js';
 import type { Brand } from '../machinery/brand.js';
+import { subresourceKind } from '../registry/subresources.js';
 import type { Verb } from '../api/types.js';
 
 const VERB_ORDER: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -24,7 +25,7 @@ function subresourcesOf(
     .map((s) => ({
       name: s.name,
       verbs: VERB_ORDER.filter((v) => s.verbs.includes(v)),
-      kind: s.kind,
+      kind: subresourceKind(s, info.kind),
       // A subresource answering in another group says so (deployments/scale: autoscaling/v1 Scale).
       groupVersion: s.kindGroup ? { group: brand.group(s.kindGroup.groupStem, s.kindGroup.branded), version: s.kindGroup.version } : undefined,
     }));

@@ -18,6 +18,7 @@ import { handlePatch } from './handlers/patch.js';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handleList } from './handlers/list.js';
 import { handleWatch } from './handlers/watch.js';
+import { handleConnect } from './handlers/connect.js';
 import type { Verb } from '../api/types.js';
 import type { Registry } from '../registry/registry.js';
 import { ScopeTable } from './scope.js';
@@ -65,7 +66,8 @@ export async function serveResource(
   user: ResourceRequest['ctx']['user'],
 ): Promise<void> {
   const scopes = scopeTable(cfg.registry).lookup(info.apiGroup, info.apiVersion, info.resource);
-  if (!scopes || info.parts.length > 3) throw pathNotFound();
+  // Only a proxy takes a path after its subresource (pods/<name>/proxy/<path>).
+  if (!scopes || (info.parts.length > 3 && info.subresource !== 'proxy')) throw pathNotFound();
   const def = scopes.resource.info;
   const sub = info.subresource;
   let scope = scopes.resource;
@@ -75,6 +77,25 @@ export async function serveResource(
     if (!declared) throw pathNotFound();
     if (!declared.verbs.has(info.verb as Verb)) throw methodNotAllowed();
     scope = declared;
+    if (scope.capabilities.connecter) {
+      await handleConnect({
+        req,
+        res,
+        info,
+        query,
+        scope,
+        admission: cfg.admission,
+        ctx: { user, brand: cfg.brand, now: new Date() },
+        namespace: def.namespaced ? info.namespace : '',
+        name: info.name,
+        subresource: sub,
+        output: { encodings: ['json'], pretty: false, protobufMediaType: '' },
+        shuttingDown: cfg.shuttingDown,
+        serverSideApply: cfg.serverSideApply !== false,
+        minRequestTimeoutSeconds: cfg.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS,
+      });
+      return;
+    }
   } else {
     // As upstream's routes: a collection serves list/watch, create and deletecollection (only
     // list/watch across namespaces); an object serves get, update, patch and delete. Another

@@ -15,7 +15,7 @@ import { type Capabilities, verbsOf } from '../registry/capabilities.js';
 import type { GenericStore } from '../registry/generic-store.js';
 import type { Registry, ServedResource } from '../registry/registry.js';
 import type { ResourceInfo } from '../registry/resource-info.js';
-import type { SubresourceDeclaration } from '../registry/subresources.js';
+import { type SubresourceDeclaration, subresourceKind } from '../registry/subresources.js';
 
 export class ResourceScope {
   /** The verbs served: exactly the capabilities implemented. */
@@ -39,7 +39,7 @@ export class ResourceScope {
     store: GenericStore,
   ) {
     this.verbs = verbsOf(capabilities);
-    this.kind = declaration?.kind ?? info.kind;
+    this.kind = subresourceKind(declaration, info.kind);
     // A subresource of another kind names it in the parent's group-version (pods/binding: Binding)
     // unless it declares its own (serviceaccounts/token: authentication's TokenRequest).
     const kg = declaration?.kindGroup;

@@ -26,6 +26,11 @@ export function rememberUpgradeHead(req: IncomingMessage, head: Buffer): void {
   heads.set(req, head);
 }
 
+/** The bytes the client sent after an upgrade request's headers (empty when none). */
+export function upgradeHead(req: IncomingMessage): Buffer {
+  return heads.get(req) ?? Buffer.alloc(0);
+}
+
 /** True for an HTTP/1.1 request asking to become a WebSocket. */
 export function isWebSocketRequest(req: Request): req is IncomingMessage {
   const upgrade = req.headers.upgrade;
@@ -105,7 +110,7 @@ export function upgradeWatch(req: IncomingMessage, res: Response): Promise<Respo
   return new Promise((resolve) => {
     const refused = () => resolve(undefined);
     socket.once('close', refused);
-    wss.handleUpgrade(req, socket, heads.get(req) ?? Buffer.alloc(0), (ws) => {
+    wss.handleUpgrade(req, socket, upgradeHead(req), (ws) => {
       socket.off('close', refused);
       resolve(new WebSocketStream(ws, socket) as unknown as Response);
     });

@@ -9,7 +9,7 @@ export const nodes = core({
   plural: 'nodes',
   shortNames: ['no'],
   namespaced: false,
-  subresources: { status: true },
+  subresources: { status: true, proxy: true },
   behaviour: { keepStatusOnCreate: true },
   strategy: {
     defaults: decodingDefaults(defaultNode),

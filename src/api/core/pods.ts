@@ -43,7 +43,7 @@ export const pods = core({
   shortNames: ['po'],
   categories: ['all'],
   namespaced: true,
-  subresources: { status: true, binding: true, eviction: true },
+  subresources: { status: true, binding: true, eviction: true, log: true, exec: true, attach: true, portforward: true, proxy: true },
   strategy: podStrategy,
   fieldSelectors: {
     'spec.nodeName': text('spec.nodeName'),

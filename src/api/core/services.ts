@@ -44,7 +44,7 @@ export const services = core({
   shortNames: ['svc'],
   categories: ['all'],
   namespaced: true,
-  subresources: { status: true },
+  subresources: { status: true, proxy: true },
   nameRule: 'dns1035',
   strategy: serviceStrategy,
 });
