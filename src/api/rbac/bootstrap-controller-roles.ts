@@ -231,12 +231,7 @@ function controllerRules(brand: Brand, g: PolicyGroups): [string, PolicyRule[]][
     ['service-account-controller', [rule(['create'], [g.core], ['serviceaccounts']), events]],
     [
       'service-controller',
-      [
-        rule(READ, [g.core], ['services']),
-        rule(['patch', 'update'], [g.core], ['services/status']),
-        rule(['list', 'watch'], [g.core], ['nodes']),
-        events,
-      ],
+      [rule(READ, [g.core], ['services']), rule(['patch', 'update'], [g.core], ['services/status']), rule(['list', 'watch'], [g.core], ['nodes']), events],
     ],
     [
       'statefulset-controller',
@@ -259,17 +254,20 @@ function controllerRules(brand: Brand, g: PolicyGroups): [string, PolicyRule[]][
         rule(['get', 'list', 'watch', 'delete'], [g.certificates], ['certificatesigningrequests']),
         rule(['update'], [g.certificates], ['certificatesigningrequests/status', 'certificatesigningrequests/approval']),
         rule(['approve'], [g.certificates], ['signers'], [signer('kube-apiserver-client-kubelet')]),
-        rule(['sign'], [g.certificates], ['signers'], [
-          signer('legacy-unknown'),
-          signer('kube-apiserver-client'),
-          signer('kube-apiserver-client-kubelet'),
-          signer('kubelet-serving'),
-        ]),
+        rule(
+          ['sign'],
+          [g.certificates],
+          ['signers'],
+          [signer('legacy-unknown'), signer('kube-apiserver-client'), signer('kube-apiserver-client-kubelet'), signer('kubelet-serving')],
+        ),
         rule(['create'], [g.authorization], ['subjectaccessreviews']),
         events,
       ],
     ],
-    ['pvc-protection-controller', [rule(['get', 'list', 'watch', 'update'], [g.core], ['persistentvolumeclaims']), rule(['list', 'watch', 'get'], [g.core], ['pods']), events]],
+    [
+      'pvc-protection-controller',
+      [rule(['get', 'list', 'watch', 'update'], [g.core], ['persistentvolumeclaims']), rule(['list', 'watch', 'get'], [g.core], ['pods']), events],
+    ],
     ['pv-protection-controller', [rule(['get', 'list', 'watch', 'update'], [g.core], ['persistentvolumes']), events]],
     ['ttl-after-finished-controller', [rule(['get', 'list', 'watch', 'delete'], [g.batch], ['jobs']), events]],
     ['root-ca-cert-publisher', [rule(['create', 'update'], [g.core], ['configmaps']), events]],

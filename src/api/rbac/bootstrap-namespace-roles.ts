@@ -38,7 +38,8 @@ export function namespaceRoles(brand: Brand): Obj[] {
 export function namespaceRoleBindings(brand: Brand): Obj[] {
   const names = componentNames(brand);
   const sys = brand.systemNamespace;
-  const toRole = (name: string, namespace: string, subjects: Parameters<typeof binding>[4]) => binding(brand, name, namespace, { kind: 'Role', name }, subjects);
+  const toRole = (name: string, namespace: string, subjects: Parameters<typeof binding>[4]) =>
+    binding(brand, name, namespace, { kind: 'Role', name }, subjects);
   return [
     binding(brand, 'system::extension-apiserver-authentication-reader', sys, { kind: 'Role', name: 'extension-apiserver-authentication-reader' }, [
       user(brand, names.controllerManagerUser),

@@ -92,7 +92,13 @@ export function role(brand: Brand, name: string, namespace: string | undefined, 
 }
 
 /** A ClusterRoleBinding (namespace undefined) or RoleBinding named `name`, to roleRef. */
-export function binding(brand: Brand, name: string, namespace: string | undefined, roleRef: { kind: 'Role' | 'ClusterRole'; name: string }, subjects: Subject[]): Obj {
+export function binding(
+  brand: Brand,
+  name: string,
+  namespace: string | undefined,
+  roleRef: { kind: 'Role' | 'ClusterRole'; name: string },
+  subjects: Subject[],
+): Obj {
   const obj: Obj = {
     apiVersion: `${rbacGroup(brand)}/v1`,
     kind: namespace === undefined ? 'ClusterRoleBinding' : 'RoleBinding',
