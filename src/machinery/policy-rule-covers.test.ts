@@ -16,11 +16,16 @@ test('breakdown: one rule per group, resource, verb and name; URLs per verb', ()
 
 test('uncovered: what the owner lacks, as atomic rules', () => {
   const owner = [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }];
-  assert.deepEqual(uncoveredRules(owner, [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] }]), [{ verbs: ['list'], apiGroups: [''], resources: ['pods'] }]);
-  assert.deepEqual(uncoveredRules([{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], [{ verbs: ['delete'], apiGroups: ['apps'], resources: ['deployments/scale'] }]), []);
+  assert.deepEqual(uncoveredRules(owner, [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] }]), [
+    { verbs: ['list'], apiGroups: [''], resources: ['pods'] },
+  ]);
+  assert.deepEqual(
+    uncoveredRules([{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], [{ verbs: ['delete'], apiGroups: ['apps'], resources: ['deployments/scale'] }]),
+    [],
+  );
 });
 
-test("wildcards: `*/sub` covers that subresource only; names are covered by no names or the same names; URL prefixes", () => {
+test('wildcards: `*/sub` covers that subresource only; names are covered by no names or the same names; URL prefixes', () => {
   const sub = [{ verbs: ['get'], apiGroups: ['*'], resources: ['*/scale'] }];
   assert.deepEqual(uncoveredRules(sub, [{ verbs: ['get'], apiGroups: ['apps'], resources: ['deployments/scale'] }]), []);
   assert.equal(uncoveredRules(sub, [{ verbs: ['get'], apiGroups: ['apps'], resources: ['deployments'] }]).length, 1);

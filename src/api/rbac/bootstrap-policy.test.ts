@@ -171,7 +171,8 @@ describe('bootstrap policy in compat mode: upstream 1.25 names and spellings', (
   test("rules as upstream's testdata: sorted lists; the scheduler's lease named kube-scheduler; system:node is NodeRules", () => {
     for (const o of [...p.clusterRoles, ...p.roles]) {
       for (const r of (o.rules as PolicyRule[] | null) ?? []) {
-        for (const list of [r.verbs, r.apiGroups, r.resources, r.resourceNames, r.nonResourceURLs]) if (list) assert.deepEqual(list, [...list].sort(), o.metadata?.name);
+        for (const list of [r.verbs, r.apiGroups, r.resources, r.resourceNames, r.nonResourceURLs])
+          if (list) assert.deepEqual(list, [...list].sort(), o.metadata?.name);
       }
     }
     assert.ok(
@@ -229,7 +230,9 @@ describe('bootstrap policy in orch mode: the brand spells groups, labels and com
     assert.deepEqual(byName(p.clusterRoles, 'admin').aggregationRule, {
       clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.orch.io/aggregate-to-admin': 'true' } }],
     });
-    assert.deepEqual(byName(p.clusterRoleBindings, 'system:controller:job-controller').subjects, [{ kind: 'ServiceAccount', name: 'job-controller', namespace: 'orch-system' }]);
+    assert.deepEqual(byName(p.clusterRoleBindings, 'system:controller:job-controller').subjects, [
+      { kind: 'ServiceAccount', name: 'job-controller', namespace: 'orch-system' },
+    ]);
   });
 
   test('the same objects as compat mode, name for name', () => {
