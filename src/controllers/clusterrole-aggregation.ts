@@ -11,7 +11,8 @@ import { type ListWatch, listAndWatch } from '../client/list-watch.js';
 import type { PolicyRule } from '../machinery/authorization.js';
 import { type LabelMatcher, type LabelSelector, labelSelectorFromObject } from '../machinery/label-selector.js';
 
-interface ClusterRoleObj {
+/** The fields of a ClusterRole the controller reads. */
+export interface ClusterRoleObj {
   metadata: { name: string; labels?: Record<string, string> };
   aggregationRule?: { clusterRoleSelectors?: LabelSelector[] | null } | null;
   rules?: PolicyRule[] | null;
