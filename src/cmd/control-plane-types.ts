@@ -66,7 +66,7 @@ export interface ControlPlaneOptions {
   minRequestTimeoutSeconds?: number;
   /** In-flight limits before 429 (`--max-requests-inflight`, `--max-mutating-requests-inflight`). Default 400 / 200; 0: none. */
   inFlight?: { maxRequestsInflight: number; maxMutatingRequestsInflight: number };
-  /** Run the controllers (namespace finalization); false for `orch-apiserver`. Default true. */
+  /** Run the controllers (namespace finalization, ClusterRole aggregation); false for `orch-apiserver`. Default true. */
   controllers?: boolean;
 }
 

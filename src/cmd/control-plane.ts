@@ -16,6 +16,7 @@ import { brandFor } from '../machinery/brand.js';
 import { startApiServer } from '../server/apiserver.js';
 import { RestClient } from '../client/rest-client.js';
 import { NamespaceController } from '../controllers/namespace-controller.js';
+import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
 import type { ControlPlane, ControlPlaneOptions } from './control-plane-types.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { explainListenError } from './startup-errors.js';
@@ -133,7 +134,11 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     userAgent: `${brand.word}-controller-manager`,
   });
   const namespaceController = new NamespaceController({ client, finalizer: brand.namespaceFinalizer });
-  if (opts.controllers !== false) namespaceController.start();
+  const aggregationController = new ClusterRoleAggregationController({ client, groupVersion: `${brand.group('rbac.authorization', true)}/v1` });
+  if (opts.controllers !== false) {
+    namespaceController.start();
+    aggregationController.start();
+  }
   let stopping: Promise<void> | undefined;
   return {
     url,
@@ -145,6 +150,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     stop() {
       stopping ??= (async () => {
         namespaceController.stop();
+        aggregationController.stop();
         client.close();
         await server.shutdown();
         await stopCompactor();

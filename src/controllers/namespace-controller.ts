@@ -4,7 +4,8 @@
  * finalizer through `namespaces/<name>/finalize`, so the server removes the namespace.
  * It talks to the API only through the REST client, as a separate process would.
  */
-import type { RestClient, WatchEvent } from '../client/rest-client.js';
+import type { RestClient } from '../client/rest-client.js';
+import { type ListWatch, listAndWatch } from '../client/list-watch.js';
 
 interface NamespacedResource {
   path: string;
@@ -26,7 +27,7 @@ export interface NamespaceControllerOptions {
 
 export class NamespaceController {
   private stopped = false;
-  private stopWatch: (() => void) | undefined;
+  private listWatch: ListWatch | undefined;
   private readonly queue = new Set<string>();
   private working = false;
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -35,35 +36,20 @@ export class NamespaceController {
 
   /** Starts the list-and-watch loop in the background. */
   start(): void {
-    void this.run();
+    this.listWatch = listAndWatch<NamespaceObj>(this.opts.client, '/api/v1/namespaces', {
+      onList: (items) => {
+        for (const ns of items) this.observe(ns);
+      },
+      onEvent: (type, ns) => {
+        if (type !== 'DELETED') this.observe(ns);
+      },
+    });
   }
 
   stop(): void {
     this.stopped = true;
-    this.stopWatch?.();
+    this.listWatch?.stop();
     for (const t of this.timers) clearTimeout(t);
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        const list = await this.opts.client.request<{ metadata: { resourceVersion: string }; items: NamespaceObj[] }>('GET', '/api/v1/namespaces');
-        if (list.status !== 200) throw new Error(`list namespaces: HTTP ${list.status}`);
-        for (const ns of list.body.items) this.observe(ns);
-        await this.opts.client.watch(
-          `/api/v1/namespaces?watch=true&resourceVersion=${list.body.metadata.resourceVersion}`,
-          (e: WatchEvent) => {
-            if (e.type === 'ADDED' || e.type === 'MODIFIED') this.observe(e.object as unknown as NamespaceObj);
-          },
-          (stop) => {
-            this.stopWatch = stop;
-          },
-        );
-      } catch {
-        if (this.stopped) return;
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    }
   }
 
   private observe(ns: NamespaceObj): void {

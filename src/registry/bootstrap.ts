@@ -9,10 +9,15 @@ import type { Obj } from '../machinery/object.js';
 
 const SYSTEM_USER = { name: 'system:apiserver', groups: ['system:masters'] };
 
+/** The context of the server's own start-up writes: the API server as a master. */
+export function systemContext(registry: Registry): RequestContext {
+  return { user: SYSTEM_USER, brand: registry.brand, now: new Date() };
+}
+
 async function ensure(registry: Registry, group: string, resource: string, obj: Obj): Promise<void> {
   const store = registry.byResource(group, resource);
   if (!store) throw new Error(`${resource} not served`);
-  const ctx: RequestContext = { user: SYSTEM_USER, brand: registry.brand, now: new Date() };
+  const ctx = systemContext(registry);
   // Read first, as upstream's bootstrap controller does: a store over its quota refuses every
   // create, even of a name that exists, and must not keep the server from starting.
   const name = (obj.metadata as { name: string }).name;

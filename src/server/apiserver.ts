@@ -7,6 +7,7 @@ import type { Brand } from '../machinery/brand.js';
 import type { Store } from '../storage/interface.js';
 import { Registry } from '../registry/registry.js';
 import { bootstrapNamespaces, bootstrapPriorityClasses } from '../registry/bootstrap.js';
+import { reconcileBootstrapPolicy } from '../registry/rbac-bootstrap.js';
 import { startEventExpiry } from '../registry/event-expiry.js';
 import { admissionChain } from '../admission/admission.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
@@ -101,6 +102,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
 
   const hooks = {
     bootstrap: hookCheck('poststarthook/bootstrap-controller'),
+    rbacBootstrap: hookCheck('poststarthook/rbac/bootstrap-roles'),
     priorityClasses: hookCheck('poststarthook/scheduling/bootstrap-system-priority-classes'),
     eventExpiry: hookCheck('poststarthook/start-event-expiry'),
   };
@@ -169,6 +171,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
 
   await bootstrapNamespaces(registry);
   hooks.bootstrap.done();
+  // After the namespaces: the policy's Roles live in the system and public namespaces.
+  await reconcileBootstrapPolicy(registry);
+  hooks.rbacBootstrap.done();
   await bootstrapPriorityClasses(registry);
   hooks.priorityClasses.done();
   const eventsStore = registry.byResource('', 'events');
