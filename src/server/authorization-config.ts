@@ -7,6 +7,10 @@ import { alwaysAllow, alwaysDeny } from '../auth/authz/always.js';
 import { type Authorizer, privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/authorizer.js';
 import type { Brand } from '../machinery/brand.js';
 import type { Registry } from '../registry/registry.js';
+import { rbacAuthorizer } from '../auth/authz/rbac/rbac-authorizer.js';
+import type { PolicyIndex } from '../auth/authz/rbac/policy-index.js';
+import { rbacGroup } from '../api/rbac/rbac-validation.js';
+import { type RbacSource, rbacSource } from './rbac-source.js';
 
 export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'] as const;
 export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
@@ -35,6 +39,8 @@ export interface ModeContext {
   settings: AuthorizationSettings;
   registry: Registry;
   brand: Brand;
+  /** The RBAC objects in memory, fed whatever the modes (the escalation checks of RBAC writes read them too). */
+  rbac: RbacSource;
 }
 
 type ModeBuilder = (ctx: ModeContext) => ModeModule;
@@ -44,7 +50,7 @@ const BUILDERS: Record<AuthorizationMode, ModeBuilder> = {
   AlwaysDeny: () => ({ authorizer: alwaysDeny }),
   ABAC: unbuilt('ABAC'),
   Webhook: unbuilt('Webhook'),
-  RBAC: unbuilt('RBAC'),
+  RBAC: ({ rbac, brand }) => ({ authorizer: rbacAuthorizer(rbac.index, rbacGroup(brand)) }),
   Node: unbuilt('Node'),
 };
 
@@ -75,16 +81,20 @@ export interface BuiltAuthorization {
   stop(): void;
 }
 
-/** The chain: `system:masters`, then the modes; throws start-up errors (a bad policy file...). */
-export function authorizationFor(settings: AuthorizationSettings, registry: Registry, brand: Brand): BuiltAuthorization {
-  const ctx: ModeContext = { settings, registry, brand };
+/**
+ * The chain: `system:masters`, then the modes; throws start-up errors (a bad policy file...).
+ * `rbacIndex` is what the RBAC objects are loaded into (the server's escalation checks share it).
+ */
+export function authorizationFor(settings: AuthorizationSettings, registry: Registry, brand: Brand, rbacIndex?: PolicyIndex): BuiltAuthorization {
+  const ctx: ModeContext = { settings, registry, brand, rbac: rbacSource(registry, brand, rbacIndex) };
   const modules = settings.modes.map((m) => BUILDERS[m](ctx));
   return {
     authorizer: unionAuthorizer([privilegedGroupAuthorizer, ...modules.map((m) => m.authorizer)]),
     start: async () => {
-      await Promise.all(modules.map((m) => m.start?.()));
+      await Promise.all([ctx.rbac.start(), ...modules.map((m) => m.start?.())]);
     },
     stop: () => {
+      ctx.rbac.stop();
       for (const m of modules) m.stop?.();
     },
   };
