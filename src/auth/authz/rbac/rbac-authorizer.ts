@@ -4,13 +4,28 @@
  * as the reason; otherwise no opinion, with the missing roles met on the way as the reason.
  * Synchronous: everything is in the index.
  */
-import { type Authorization, type Authorizer, NO_OPINION, type NonResourceRule, type ResourceRule, type Rules } from '../../../machinery/authorization.js';
+import type { UserInfo } from '../../../machinery/user.js';
+import {
+  type Attributes,
+  type Authorization,
+  type Authorizer,
+  NO_OPINION,
+  type NonResourceRule,
+  type ResourceRule,
+  type Rules,
+} from '../../../machinery/authorization.js';
 import type { PolicyIndex } from './policy-index.js';
 import { describeBinding } from './policy-index.js';
 import { aggregateErrors, resolveRules, roleReferenceError } from './rule-resolver.js';
 import { combinedResource, ruleAllows } from './rules.js';
 
-export function rbacAuthorizer(index: PolicyIndex, rbacGroup: string): Authorizer {
+/** An authorizer that answers from memory: never a promise. */
+export interface SyncAuthorizer extends Authorizer {
+  authorize(attrs: Attributes): Authorization;
+  rulesFor(user: UserInfo, namespace: string): Rules;
+}
+
+export function rbacAuthorizer(index: PolicyIndex, rbacGroup: string): SyncAuthorizer {
   return {
     authorize(attrs): Authorization {
       const combined = attrs.isResourceRequest ? combinedResource(attrs) : '';
