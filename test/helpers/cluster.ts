@@ -45,11 +45,13 @@ export interface RequestOptions {
   body?: string | Buffer | object;
   /** Send no client certificate (anonymous). */
   anonymous?: boolean;
+  /** Send this client certificate instead of the admin's (another user). */
+  identity?: { certPem: string; keyPem: string };
   /** A keep-alive agent to reuse connections (default: a new connection per request). */
   agent?: https.Agent;
 }
 
-/** One HTTP/1.1 request with the admin certificate (or none). */
+/** One HTTP/1.1 request with the admin certificate (or another, or none). */
 export function request(cluster: ControlPlane, method: string, path: string, opts: RequestOptions = {}): Promise<RawResponse> {
   const url = new URL(cluster.url);
   const body = opts.body === undefined ? undefined : typeof opts.body === 'string' || Buffer.isBuffer(opts.body) ? opts.body : JSON.stringify(opts.body);
@@ -65,7 +67,11 @@ export function request(cluster: ControlPlane, method: string, path: string, opt
         headers,
         agent: opts.agent ?? false,
         ca: cluster.caPem,
-        ...(opts.anonymous ? {} : { cert: cluster.adminCertPem, key: cluster.adminKeyPem }),
+        ...(opts.anonymous
+          ? {}
+          : opts.identity
+            ? { cert: opts.identity.certPem, key: opts.identity.keyPem }
+            : { cert: cluster.adminCertPem, key: cluster.adminKeyPem }),
       },
       (res) => {
         const chunks: Buffer[] = [];
