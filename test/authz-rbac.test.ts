@@ -220,6 +220,16 @@ test('escalation: creating a Role with more than one holds is refused (dry run t
     /^roles\.rbac\.authorization\.orch\.io "smaller" is forbidden: .*\n\{APIGroups:\[""\], Resources:\["pods"\], Verbs:\["\*"\]\}$/,
   );
 
+  // Server-side apply of a new Role is checked as the create it is.
+  const applied = await request(cluster, 'PATCH', `${RBAC}/namespaces/dev/roles/applied?fieldManager=test`, {
+    identity: maker,
+    headers: { 'content-type': 'application/apply-patch+yaml' },
+    body: role('applied', 'dev', [{ verbs: ['list'], apiGroups: [''], resources: ['pods'] }]),
+  });
+  assert.equal(applied.status, 403, applied.text);
+  assert.match(applied.json.message, /\n\{APIGroups:\[""\], Resources:\["pods"\], Verbs:\["list"\]\}$/);
+  assert.equal((await call(undefined, 'GET', `${RBAC}/namespaces/dev/roles/applied`)).status, 404);
+
   await admin('POST', `${RBAC}/namespaces/dev/roles`, role('escalator', 'dev', [{ verbs: ['escalate'], apiGroups: [G], resources: ['roles'] }]));
   await admin(
     'POST',

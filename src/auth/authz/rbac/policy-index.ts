@@ -6,7 +6,7 @@
  * them. Roles are looked up when a binding is visited, so a changed role counts at once.
  * Fed with every add, update and delete of Roles, ClusterRoles, RoleBindings and ClusterRoleBindings.
  */
-import type { PolicyRule } from '../../../machinery/authorization.js';
+import type { Authorization, PolicyRule } from '../../../machinery/authorization.js';
 import type { UserInfo } from '../../../machinery/user.js';
 import { goQuote as q } from '../authorizer.js';
 
@@ -33,8 +33,8 @@ export interface IndexedBinding {
   readonly namespace: string;
   readonly roleRef: RoleRef;
   readonly subjects: readonly Subject[];
-  /** `allowed by ...` texts per subject index, built the first time a request is allowed through them. */
-  readonly described: (string | undefined)[];
+  /** What the authorizer answers when a request is allowed through a subject (by index), built on first use. */
+  readonly allowances: (Authorization | undefined)[];
 }
 
 /**
@@ -274,21 +274,17 @@ function bindingOf(kind: 'RoleBinding' | 'ClusterRoleBinding', name: string, nam
     namespace,
     roleRef: { kind: str(ref.kind), name: str(ref.name), apiGroup: str(ref.apiGroup) },
     subjects,
-    described: new Array(subjects.length),
+    allowances: new Array(subjects.length),
   };
 }
 
 /**
  * Upstream's describers: `ClusterRoleBinding "b" of ClusterRole "r" to User "u"`,
- * `RoleBinding "b/ns" of Role "r" to ServiceAccount "sa/ns"`; remembered per subject.
+ * `RoleBinding "b/ns" of Role "r" to ServiceAccount "sa/ns"`.
  */
 export function describeBinding(b: IndexedBinding, subjectIndex: number): string {
-  const known = b.described[subjectIndex];
-  if (known !== undefined) return known;
   const s = b.subjects[subjectIndex];
   const subject = s.kind === 'ServiceAccount' ? `${s.kind} ${q(`${s.name}/${s.namespace !== '' ? s.namespace : b.namespace}`)}` : `${s.kind} ${q(s.name)}`;
   const name = b.kind === 'RoleBinding' ? `${b.name}/${b.namespace}` : b.name;
-  const text = `${b.kind} ${q(name)} of ${b.roleRef.kind} ${q(b.roleRef.name)} to ${subject}`;
-  b.described[subjectIndex] = text;
-  return text;
+  return `${b.kind} ${q(name)} of ${b.roleRef.kind} ${q(b.roleRef.name)} to ${subject}`;
 }

@@ -14,7 +14,7 @@ import {
   type ResourceRule,
   type Rules,
 } from '../../../machinery/authorization.js';
-import type { PolicyIndex } from './policy-index.js';
+import type { BindingVisitor, IndexedBinding, PolicyIndex } from './policy-index.js';
 import { describeBinding } from './policy-index.js';
 import { aggregateErrors, resolveRules, roleReferenceError } from './rule-resolver.js';
 import { combinedResource, ruleAllows } from './rules.js';
@@ -26,27 +26,43 @@ export interface SyncAuthorizer extends Authorizer {
 }
 
 export function rbacAuthorizer(index: PolicyIndex, rbacGroup: string): SyncAuthorizer {
+  // One request at a time runs through the visitor (authorize is synchronous and never
+  // re-entered), so its state lives here and a request allocates nothing to visit bindings.
+  const probe = {
+    attrs: undefined as Attributes | undefined,
+    combined: '',
+    allowed: undefined as Authorization | undefined,
+    errors: undefined as string[] | undefined,
+  };
+  const visit: BindingVisitor = (b, subjectIndex) => {
+    const rules = index.roleRules(b.roleRef, b.namespace);
+    if (rules === undefined) {
+      (probe.errors ??= []).push(roleReferenceError(b.roleRef, rbacGroup, 'lister'));
+      return true;
+    }
+    const attrs = probe.attrs as Attributes;
+    for (const rule of rules) {
+      if (ruleAllows(attrs, rule, probe.combined)) {
+        probe.allowed = allowance(b, subjectIndex);
+        return false;
+      }
+    }
+    return true;
+  };
   return {
     authorize(attrs): Authorization {
-      const combined = attrs.isResourceRequest ? combinedResource(attrs) : '';
-      let allowedBy = '';
-      let errors: string[] | undefined;
-      index.visitBindings(attrs.user, attrs.namespace, (b, subjectIndex) => {
-        const rules = index.roleRules(b.roleRef, b.namespace);
-        if (rules === undefined) {
-          (errors ??= []).push(roleReferenceError(b.roleRef, rbacGroup, 'lister'));
-          return true;
-        }
-        for (const rule of rules) {
-          if (ruleAllows(attrs, rule, combined)) {
-            allowedBy = describeBinding(b, subjectIndex);
-            return false;
-          }
-        }
-        return true;
-      });
-      if (allowedBy !== '') return { decision: 'allow', reason: `RBAC: allowed by ${allowedBy}` };
-      return errors === undefined ? NO_OPINION : { decision: 'no-opinion', reason: `RBAC: ${aggregateErrors(errors)}` };
+      probe.attrs = attrs;
+      probe.combined = attrs.isResourceRequest ? combinedResource(attrs) : '';
+      probe.allowed = undefined;
+      probe.errors = undefined;
+      try {
+        index.visitBindings(attrs.user, attrs.namespace, visit);
+        if (probe.allowed !== undefined) return probe.allowed;
+        return probe.errors === undefined ? NO_OPINION : { decision: 'no-opinion', reason: `RBAC: ${aggregateErrors(probe.errors)}` };
+      } finally {
+        probe.attrs = undefined;
+        probe.errors = undefined;
+      }
     },
 
     rulesFor(user, namespace): Rules {
@@ -68,4 +84,14 @@ export function rbacAuthorizer(index: PolicyIndex, rbacGroup: string): SyncAutho
       return out;
     },
   };
+}
+
+/** The allow answer of a binding through one of its subjects, built once (bindings are replaced, never changed, when they change). */
+function allowance(b: IndexedBinding, subjectIndex: number): Authorization {
+  let a = b.allowances[subjectIndex];
+  if (a === undefined) {
+    a = Object.freeze({ decision: 'allow', reason: `RBAC: allowed by ${describeBinding(b, subjectIndex)}` });
+    b.allowances[subjectIndex] = a;
+  }
+  return a;
 }
