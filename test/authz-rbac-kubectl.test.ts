@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { issueClientCertificate, pkiPaths } from '../src/pki/certificates.js';
 import { writeKubeconfig } from '../src/pki/kubeconfig.js';
+import { eventually, request } from './helpers/cluster.js';
 import { kubectlWorkspace } from './helpers/kubectl.js';
 
 const MANIFESTS = `apiVersion: v1
@@ -82,8 +83,16 @@ describe('RBAC through kubectl', () => {
     // The last --kubeconfig wins over the workspace's admin one.
     asJane = ['--kubeconfig', kubeconfig];
     await kubectl.ok(['apply', '-f', await ws.file('rbac.yaml', MANIFESTS)]);
-    // The RBAC index follows the watch cache: give it a moment.
-    await new Promise((r) => setTimeout(r, 100));
+    // The RBAC index follows the watch caches: wait until each RBAC resource's cache has what was applied.
+    const G = '/apis/rbac.authorization.k8s.io/v1';
+    for (const path of [
+      `${G}/clusterroles/everything`,
+      `${G}/clusterrolebindings/self-review`,
+      `${G}/namespaces/dev/roles/dev-worker`,
+      `${G}/namespaces/dev/rolebindings/jane`,
+    ]) {
+      assert.ok(await eventually(async () => (await request(ws.cluster, 'GET', `${path}?resourceVersion=0`)).status === 200), path);
+    }
   });
 
   test('a namespaced user: allowed in its namespace, refused elsewhere with upstream text', async () => {

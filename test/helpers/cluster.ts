@@ -139,3 +139,13 @@ export async function rawTlsConnected(cluster: ControlPlane, alpn = 'http/1.1'):
   });
   return socket;
 }
+
+/** Polls `probe` until it returns true (every 20 ms, for at most `timeoutMs`); false if it never did. */
+export async function eventually(probe: () => Promise<boolean>, timeoutMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await probe()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -7,9 +7,9 @@
  */
 import type { PolicyRule } from '../../../machinery/authorization.js';
 import type { UserInfo } from '../../../machinery/user.js';
-import { goQuote } from '../authorizer.js';
+import { aggregate, goQuote } from '../authorizer.js';
 import type { PolicyIndex } from './policy-index.js';
-import { aggregateErrors, resolveRules } from './rule-resolver.js';
+import { resolveRules } from './rule-resolver.js';
 
 const ALL = '*';
 
@@ -131,6 +131,6 @@ export function escalationRefusal(index: PolicyIndex, rbacGroup: string, user: U
   const lines = [...new Set(compactRules(missing).map(compactString))].sort();
   let msg = `user ${goQuote(user.name)} (groups=${goQuoteList(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}`;
   // Upstream formats its []error with %v: the aggregate inside brackets.
-  if (held.errors.length > 0) msg += `; resolution errors: [${aggregateErrors(held.errors)}]`;
+  if (held.errors.length > 0) msg += `; resolution errors: [${aggregate(held.errors)}]`;
   return msg;
 }

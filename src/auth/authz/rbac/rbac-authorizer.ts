@@ -16,7 +16,8 @@ import {
 } from '../../../machinery/authorization.js';
 import type { BindingVisitor, IndexedBinding, PolicyIndex } from './policy-index.js';
 import { describeBinding } from './policy-index.js';
-import { aggregateErrors, resolveRules, roleReferenceError } from './rule-resolver.js';
+import { aggregate } from '../authorizer.js';
+import { resolveRules, roleReferenceError } from './rule-resolver.js';
 import { combinedResource, ruleAllows } from './rules.js';
 
 /** An authorizer that answers from memory: never a promise. */
@@ -58,7 +59,7 @@ export function rbacAuthorizer(index: PolicyIndex, rbacGroup: string): SyncAutho
       try {
         index.visitBindings(attrs.user, attrs.namespace, visit);
         if (probe.allowed !== undefined) return probe.allowed;
-        return probe.errors === undefined ? NO_OPINION : { decision: 'no-opinion', reason: `RBAC: ${aggregateErrors(probe.errors)}` };
+        return probe.errors === undefined ? NO_OPINION : { decision: 'no-opinion', reason: `RBAC: ${aggregate(probe.errors)}` };
       } finally {
         probe.attrs = undefined;
         probe.errors = undefined;
@@ -80,7 +81,7 @@ export function rbacAuthorizer(index: PolicyIndex, rbacGroup: string): SyncAutho
         if ((r.nonResourceURLs ?? []).length > 0) nonResourceRules.push({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs ?? [] });
       }
       const out: Rules = { resourceRules, nonResourceRules, incomplete: false };
-      if (errors.length > 0) out.error = aggregateErrors(errors);
+      if (errors.length > 0) out.error = aggregate(errors);
       return out;
     },
   };

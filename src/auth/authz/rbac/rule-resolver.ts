@@ -38,10 +38,3 @@ export function resolveRules(index: PolicyIndex, user: UserInfo, namespace: stri
   });
   return out;
 }
-
-/** Upstream's utilerrors aggregate: one error as itself, several de-duplicated as `[a, b]`; '' for none. */
-export function aggregateErrors(errors: readonly string[]): string {
-  const unique = [...new Set(errors)];
-  if (unique.length === 0) return '';
-  return unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`;
-}
