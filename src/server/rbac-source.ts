@@ -49,7 +49,13 @@ export function rbacSource(registry: Registry, brand: Brand, index: PolicyIndex 
           stops.push(() => {
             live = false;
           });
-          for (const entry of cache.list()) index.put(kind, parse(entry));
+          // A cache that lost its store watch lists again: objects deleted meanwhile must go.
+          const reload = () => {
+            index.clear(kind);
+            for (const entry of cache.list()) index.put(kind, parse(entry));
+          };
+          stops.push(cache.onRelist(reload));
+          reload();
         }
       })();
       return started;

@@ -197,6 +197,24 @@ export class PolicyIndex {
     }
   }
 
+  /** Forgets every object of a kind (before reloading them all). */
+  clear(kind: RbacKind): void {
+    switch (kind) {
+      case 'ClusterRole':
+        this.clusterRoles.clear();
+        return;
+      case 'Role':
+        this.roles.clear();
+        return;
+      case 'ClusterRoleBinding':
+        for (const name of [...this.clusterBindings.byName.keys()]) this.clusterBindings.remove(name);
+        return;
+      case 'RoleBinding':
+        this.namespaceBindings.clear();
+        return;
+    }
+  }
+
   /** The rules of a role reference, or undefined when the role does not exist or the kind is unknown. */
   roleRules(ref: RoleRef, bindingNamespace: string): readonly PolicyRule[] | undefined {
     if (ref.kind === 'ClusterRole') return this.clusterRoles.get(ref.name);

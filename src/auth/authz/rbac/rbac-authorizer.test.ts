@@ -128,6 +128,13 @@ test('the index follows bindings and roles: added, changed, subject moved, remov
   index.delete('RoleBinding', 'dev', 'b');
   assert.ok(!canList(joe));
   assert.equal(index.bindingCount, 0);
+  // A reload (the cache listed again) starts from nothing.
+  index.put('RoleBinding', binding('RoleBinding', 'b', 'Role', 'reader', [user('joe')], 'dev'));
+  index.put('ClusterRoleBinding', binding('ClusterRoleBinding', 'c', 'Role', 'reader', [user('joe')]));
+  index.clear('RoleBinding');
+  index.clear('ClusterRoleBinding');
+  assert.ok(!canList(joe));
+  assert.equal(index.bindingCount, 0);
 });
 
 test('a binding naming the user and its group is visited once, described by its first applying subject', () => {
