@@ -247,6 +247,7 @@ function visitScope(scope: BindingScope, user: UserInfo, visit: BindingVisitor):
   if (own !== undefined) {
     for (const b of own) {
       const i = firstApplying(b, user);
+      if (i < 0) continue;
       const kind = b.subjects[i].kind;
       if ((kind === 'User' || kind === 'ServiceAccount') && !visit(b, i)) return false;
     }
@@ -260,6 +261,7 @@ function visitScope(scope: BindingScope, user: UserInfo, visit: BindingVisitor):
     if (bucket === undefined) continue;
     for (const b of bucket) {
       const i = firstApplying(b, user);
+      if (i < 0) continue;
       const s = b.subjects[i];
       if (s.kind === 'Group' && s.name === group && !visit(b, i)) return false;
     }
