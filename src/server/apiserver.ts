@@ -15,6 +15,9 @@ import { nodeRestriction } from '../admission/node-restriction.js';
 import { priorityAdmission } from '../admission/priority.js';
 import { privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/authorizer.js';
 import { authorizationFor, type AuthorizationSettings } from './authorization-config.js';
+import { PolicyIndex } from '../auth/authz/rbac/policy-index.js';
+import { rbacWriteGuard } from './rbac-write-guard.js';
+import { rbacGroup } from '../api/rbac/rbac-validation.js';
 import type { InFlightLimits } from './filters/max-in-flight.js';
 import { buildDiscovery } from './discovery.js';
 import { hookCheck, type HealthCheck } from './health.js';
@@ -83,15 +86,23 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   // TokenReview runs the token authenticators, which read the registry: bound once both exist.
   let tokens: TokenAuthenticator | undefined;
   const reviews: ReviewDeps = { authorizer: reviewsAuthorizer, authenticateToken: (token) => reviewToken(tokens, token) };
+  // RBAC writes are checked for escalation by the authorizer and the RBAC objects, both built over the registry.
+  const rbacIndex = new PolicyIndex();
+  const rbacWrites = rbacWriteGuard({ authorizer: () => reviews.authorizer, index: rbacIndex, rbacGroup: rbacGroup(brand) });
   const registry = new Registry(
     ALL_RESOURCES,
     brand,
     store,
     { historyMs: opts.watchHistoryMs },
-    { services: { clusterIPRange: opts.serviceClusterIPRange, nodePortRange: opts.serviceNodePortRange }, reviews, tokens: tokenIssuer(issuing) },
+    {
+      services: { clusterIPRange: opts.serviceClusterIPRange, nodePortRange: opts.serviceNodePortRange },
+      rbacWrites,
+      reviews,
+      tokens: tokenIssuer(issuing),
+    },
   );
   await registry.startCaches();
-  const authorization = authorizationFor(opts.authorization ?? { modes: [] }, registry, brand);
+  const authorization = authorizationFor(opts.authorization ?? { modes: [] }, registry, brand, rbacIndex);
   reviews.authorizer = authorization.authorizer;
   const { authorizer } = authorization;
   await authorization.start();

@@ -13,6 +13,10 @@ import { type Brand, KUBERNETES_BRAND } from '../machinery/brand.js';
 import { readKubeconfig } from '../pki/kubeconfig-read.js';
 import type { Registry } from '../registry/registry.js';
 import { nodeGraphSource } from './node-graph-source.js';
+import { rbacAuthorizer } from '../auth/authz/rbac/rbac-authorizer.js';
+import type { PolicyIndex } from '../auth/authz/rbac/policy-index.js';
+import { rbacGroup } from '../api/rbac/rbac-validation.js';
+import { type RbacSource, rbacSource } from './rbac-source.js';
 
 export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'] as const;
 export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
@@ -41,6 +45,8 @@ export interface ModeContext {
   settings: AuthorizationSettings;
   registry: Registry;
   brand: Brand;
+  /** The RBAC objects in memory, fed whatever the modes (the escalation checks of RBAC writes read them too). */
+  rbac: RbacSource;
 }
 
 type ModeBuilder = (ctx: ModeContext) => ModeModule;
@@ -50,7 +56,7 @@ const BUILDERS: Record<AuthorizationMode, ModeBuilder> = {
   AlwaysDeny: () => ({ authorizer: alwaysDeny }),
   ABAC: abacMode,
   Webhook: webhookMode,
-  RBAC: unbuilt('RBAC'),
+  RBAC: ({ rbac, brand }) => ({ authorizer: rbacAuthorizer(rbac.index, rbacGroup(brand)) }),
   Node: nodeMode,
 };
 
@@ -92,12 +98,6 @@ function nodeMode({ registry, brand }: ModeContext): ModeModule {
   };
 }
 
-function unbuilt(mode: string): ModeBuilder {
-  return () => {
-    throw new Error(`authorization mode ${mode} is not available in this build`);
-  };
-}
-
 /** Upstream's validation of the authorization flags: every problem, one per line. */
 export function validateAuthorizationSettings(s: { modes: readonly string[]; policyFile?: string; webhookConfigFile?: string }): string[] {
   const errors: string[] = [];
@@ -119,16 +119,20 @@ export interface BuiltAuthorization {
   stop(): void;
 }
 
-/** The chain: `system:masters`, then the modes; throws start-up errors (a bad policy file...). */
-export function authorizationFor(settings: AuthorizationSettings, registry: Registry, brand: Brand): BuiltAuthorization {
-  const ctx: ModeContext = { settings, registry, brand };
+/**
+ * The chain: `system:masters`, then the modes; throws start-up errors (a bad policy file...).
+ * `rbacIndex` is what the RBAC objects are loaded into (the server's escalation checks share it).
+ */
+export function authorizationFor(settings: AuthorizationSettings, registry: Registry, brand: Brand, rbacIndex?: PolicyIndex): BuiltAuthorization {
+  const ctx: ModeContext = { settings, registry, brand, rbac: rbacSource(registry, brand, rbacIndex) };
   const modules = settings.modes.map((m) => BUILDERS[m](ctx));
   return {
     authorizer: unionAuthorizer([privilegedGroupAuthorizer, ...modules.map((m) => m.authorizer)]),
     start: async () => {
-      await Promise.all(modules.map((m) => m.start?.()));
+      await Promise.all([ctx.rbac.start(), ...modules.map((m) => m.start?.())]);
     },
     stop: () => {
+      ctx.rbac.stop();
       for (const m of modules) m.stop?.();
     },
   };

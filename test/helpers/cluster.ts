@@ -45,11 +45,13 @@ export interface RequestOptions {
   body?: string | Buffer | object;
   /** Send no client certificate (anonymous). */
   anonymous?: boolean;
+  /** Send this client certificate instead of the admin's (another user). */
+  identity?: { certPem: string; keyPem: string };
   /** A keep-alive agent to reuse connections (default: a new connection per request). */
   agent?: https.Agent;
 }
 
-/** One HTTP/1.1 request with the admin certificate (or none). */
+/** One HTTP/1.1 request with the admin certificate (or another, or none). */
 export function request(cluster: ControlPlane, method: string, path: string, opts: RequestOptions = {}): Promise<RawResponse> {
   const url = new URL(cluster.url);
   const body = opts.body === undefined ? undefined : typeof opts.body === 'string' || Buffer.isBuffer(opts.body) ? opts.body : JSON.stringify(opts.body);
@@ -65,7 +67,11 @@ export function request(cluster: ControlPlane, method: string, path: string, opt
         headers,
         agent: opts.agent ?? false,
         ca: cluster.caPem,
-        ...(opts.anonymous ? {} : { cert: cluster.adminCertPem, key: cluster.adminKeyPem }),
+        ...(opts.anonymous
+          ? {}
+          : opts.identity
+            ? { cert: opts.identity.certPem, key: opts.identity.keyPem }
+            : { cert: cluster.adminCertPem, key: cluster.adminKeyPem }),
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -132,4 +138,14 @@ export async function rawTlsConnected(cluster: ControlPlane, alpn = 'http/1.1'):
     socket.once('error', reject);
   });
   return socket;
+}
+
+/** Polls `probe` until it returns true (every 20 ms, for at most `timeoutMs`); false if it never did. */
+export async function eventually(probe: () => Promise<boolean>, timeoutMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await probe()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

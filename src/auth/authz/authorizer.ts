@@ -55,9 +55,10 @@ function settle(a: Authorization, reasons: string[], errors: string[]): boolean 
   return false;
 }
 
-/** Upstream's utilerrors aggregate text: one error as itself, several as `[a, b]`. */
+/** Upstream's utilerrors aggregate text: one error as itself, several (repeats once) as `[a, b]`. */
 export function aggregate(errors: readonly string[]): string {
-  return errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
+  const unique = errors.length === 1 ? errors : [...new Set(errors)];
+  return unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`;
 }
 
 const MASTERS = 'system:masters';

@@ -35,14 +35,17 @@ export function refusal(attrs: Attributes, answer: Authorization): StatusError {
 function attributesOf(state: RequestState): Attributes {
   const { info } = state;
   if (!state.user) throw new Error('authorization before authentication: the filter order is wrong');
+  // A non-resource request (`/apis/apps`, `/apis/apps/v1`) has no group or version to upstream,
+  // though routing reads them from its path: its 403 says `forbidden: User ... path ...`.
+  const resource = info.isResourceRequest;
   return {
     user: state.user,
     verb: info.verb,
-    isResourceRequest: info.isResourceRequest,
+    isResourceRequest: resource,
     path: state.path,
     namespace: info.namespace,
-    apiGroup: info.apiGroup,
-    apiVersion: info.apiVersion,
+    apiGroup: resource ? info.apiGroup : '',
+    apiVersion: resource ? info.apiVersion : '',
     resource: info.resource,
     subresource: info.subresource,
     name: info.name === '' ? selectedName(state) : info.name,

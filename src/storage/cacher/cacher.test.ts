@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryStore } from '../memory/memory-store.js';
-import type { KeyValue } from '../interface.js';
+import { StoreError, type KeyValue, type Store } from '../interface.js';
 import { Cacher } from './cacher.js';
 import type { CacheEntry, CacheEvent } from './types.js';
 import { watchLine } from '../../registry/watch.js';
@@ -302,5 +302,43 @@ describe('Cacher', () => {
     await store.close();
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(cacher.isLive(), false);
+  });
+});
+
+describe('Cacher relist', () => {
+  it('tells relisteners when a failed store watch made it list again, with what changed meanwhile', async () => {
+    const store = new MemoryStore();
+    // A store whose watch the test can break, as a compaction under a lagging watch does.
+    let watch: { stop: () => void; fail: () => void } | undefined;
+    const breakable: Store = Object.create(store, {
+      watch: {
+        value: (prefix: string, from: number, sink: Parameters<Store['watch']>[2], onError: Parameters<Store['watch']>[3]) => {
+          const stop = store.watch(prefix, from, sink, onError);
+          watch = { stop, fail: () => onError?.(new StoreError('Compacted', prefix)) };
+          return stop;
+        },
+      },
+    });
+    const { toEntry } = entryEncoder();
+    const cacher = new Cacher(breakable, PREFIX, toEntry);
+    let relists = 0;
+    const names: string[][] = [];
+    cacher.onRelist(() => {
+      relists++;
+      names.push(cacher.list().map((e) => (served(e) as { name: string }).name));
+    });
+    await store.create(`${PREFIX}a`, enc({ v: '1' }));
+    await store.create(`${PREFIX}b`, enc({ v: '1' }));
+    await cacher.start();
+    assert.deepEqual(names, [['a', 'b']]);
+    // Down: a deletion the watch never delivers.
+    const down = watch;
+    down?.stop();
+    await store.delete(`${PREFIX}a`);
+    assert.equal(cacher.list().length, 2);
+    down?.fail();
+    for (let i = 0; i < 100 && relists < 2; i++) await new Promise((r) => setImmediate(r));
+    assert.deepEqual(names, [['a', 'b'], ['b']]);
+    cacher.stop();
   });
 });

@@ -51,6 +51,8 @@ export class Cacher {
   private sorted: string[] | undefined = [];
   private readonly ring: EventRing;
   private readonly listeners = new Set<CacheListener>();
+  /** Told when the cache was filled anew from a list (its events do not say what changed meanwhile). */
+  private readonly relisteners = new Set<() => void>();
   private revision = 0;
   private live = false;
   private stopWatch: (() => void) | undefined;
@@ -87,6 +89,8 @@ export class Cacher {
     this.sorted = undefined;
     this.revision = revision;
     this.ring.reset(revision);
+    // Before any event of the new watch: what was missed while the watch was down is only in the list.
+    for (const r of this.relisteners) r();
     // The store's reads run synchronously and the awaits above resumed without letting a
     // commit in, so when nothing was written meanwhile the watch starts live.
     this.live = revision === this.store.currentRevision();
@@ -105,6 +109,7 @@ export class Cacher {
   stop(): void {
     this.stopWatch?.();
     this.listeners.clear();
+    this.relisteners.clear();
     for (const w of this.waiters) w.resolve(false);
     this.waiters.clear();
   }
@@ -184,6 +189,16 @@ export class Cacher {
   listen(listener: CacheListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Calls `relisted` each time the cache is filled from a list (at start, and again after its
+   * store watch failed): an in-memory copy kept by events must then be rebuilt from `list()`.
+   * Returns remove().
+   */
+  onRelist(relisted: () => void): () => void {
+    this.relisteners.add(relisted);
+    return () => this.relisteners.delete(relisted);
   }
 
   /** Applies one commit's events: entries, ring, listeners, waiters. */

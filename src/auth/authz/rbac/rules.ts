@@ -45,16 +45,24 @@ export function nonResourceURLMatches(rule: PolicyRule, path: string): boolean {
   return false;
 }
 
-/** Upstream's RuleAllows. */
-export function ruleAllows(attrs: Attributes, rule: PolicyRule): boolean {
+/** `res` or `res/sub`: what resource rules name for a request. */
+export function combinedResource(attrs: Attributes): string {
+  return attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource;
+}
+
+/**
+ * Upstream's RuleAllows. `combined` is `combinedResource(attrs)`, passed in by callers that
+ * match many rules against one request, so the string is built once.
+ */
+export function ruleAllows(attrs: Attributes, rule: PolicyRule, combined = combinedResource(attrs)): boolean {
   if (!verbMatches(rule, attrs.verb)) return false;
   if (!attrs.isResourceRequest) return nonResourceURLMatches(rule, attrs.path);
-  const combined = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource;
   return apiGroupMatches(rule, attrs.apiGroup) && resourceMatches(rule, combined, attrs.subresource) && resourceNameMatches(rule, attrs.name);
 }
 
 /** Upstream's RulesAllow: some rule allows the request. */
 export function rulesAllow(attrs: Attributes, rules: readonly PolicyRule[]): boolean {
-  for (const r of rules) if (ruleAllows(attrs, r)) return true;
+  const combined = combinedResource(attrs);
+  for (const r of rules) if (ruleAllows(attrs, r, combined)) return true;
   return false;
 }
