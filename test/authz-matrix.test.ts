@@ -37,8 +37,17 @@ const ADMINS: readonly Who[] = ['adminer', 'root'];
 const ROOT: readonly Who[] = ['root'];
 const DRY = '?dryRun=All';
 
-const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } };
-const access = (verb: string, resource: string) => ({ apiVersion: 'authorization.orch.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { namespace: 'm', verb, resource } } });
+const deployment = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'd' },
+  spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+};
+const access = (verb: string, resource: string) => ({
+  apiVersion: 'authorization.orch.io/v1',
+  kind: 'SelfSubjectAccessReview',
+  spec: { resourceAttributes: { namespace: 'm', verb, resource } },
+});
 
 const ROWS: Row[] = [
   { what: 'list pods', method: 'GET', path: '/api/v1/namespaces/m/pods', allowed: READERS },
@@ -51,7 +60,14 @@ const ROWS: Row[] = [
   { what: 'read a pod log', method: 'GET', path: '/api/v1/namespaces/m/pods/x/log', allowed: READERS },
   { what: 'read a deployment status', method: 'GET', path: '/apis/apps/v1/namespaces/m/deployments/x/status', allowed: READERS },
   { what: 'exec in a pod', method: 'POST', path: '/api/v1/namespaces/m/pods/x/exec?command=ls', allowed: WRITERS },
-  { what: 'scale a deployment', method: 'PATCH', path: '/apis/apps/v1/namespaces/m/deployments/x/scale', body: {}, headers: { 'content-type': 'application/merge-patch+json' }, allowed: WRITERS },
+  {
+    what: 'scale a deployment',
+    method: 'PATCH',
+    path: '/apis/apps/v1/namespaces/m/deployments/x/scale',
+    body: {},
+    headers: { 'content-type': 'application/merge-patch+json' },
+    allowed: WRITERS,
+  },
   { what: 'request a service-account token', method: 'POST', path: '/api/v1/namespaces/m/serviceaccounts/x/token', body: { spec: {} }, allowed: WRITERS },
   { what: 'read resource quotas', method: 'GET', path: '/api/v1/namespaces/m/resourcequotas', allowed: READERS },
   { what: 'create a resource quota', method: 'POST', path: `/api/v1/namespaces/m/resourcequotas${DRY}`, body: { metadata: { name: 'q' } }, allowed: ROOT },
@@ -66,10 +82,20 @@ const ROWS: Row[] = [
     what: 'bind view in the namespace',
     method: 'POST',
     path: `${RBAC}/namespaces/m/rolebindings${DRY}`,
-    body: { metadata: { name: 'b' }, roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'User', name: 'x', apiGroup: 'rbac.authorization.orch.io' }] },
+    body: {
+      metadata: { name: 'b' },
+      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [{ kind: 'User', name: 'x', apiGroup: 'rbac.authorization.orch.io' }],
+    },
     allowed: ADMINS,
   },
-  { what: 'ask a local access review', method: 'POST', path: `${AUTHZ}/namespaces/m/localsubjectaccessreviews`, body: { spec: { user: 'x', resourceAttributes: { namespace: 'm', verb: 'get', resource: 'pods' } } }, allowed: ADMINS },
+  {
+    what: 'ask a local access review',
+    method: 'POST',
+    path: `${AUTHZ}/namespaces/m/localsubjectaccessreviews`,
+    body: { spec: { user: 'x', resourceAttributes: { namespace: 'm', verb: 'get', resource: 'pods' } } },
+    allowed: ADMINS,
+  },
   { what: 'list pods in another namespace', method: 'GET', path: '/api/v1/namespaces/o/pods', allowed: ROOT },
   { what: 'list nodes (cluster-scoped)', method: 'GET', path: '/api/v1/nodes', allowed: ROOT },
   { what: 'delete the namespace', method: 'DELETE', path: `/api/v1/namespaces/m${DRY}`, allowed: ROOT },
@@ -79,7 +105,13 @@ const ROWS: Row[] = [
   { what: 'GET /api (discovery)', method: 'GET', path: '/api', allowed: AUTHENTICATED },
   { what: 'GET /openapi/v2 (discovery)', method: 'GET', path: '/openapi/v2', allowed: AUTHENTICATED },
   { what: 'GET /metrics (monitoring only)', method: 'GET', path: '/metrics', allowed: ROOT },
-  { what: 'ask a self access review (basic user)', method: 'POST', path: `${AUTHZ}/selfsubjectaccessreviews`, body: access('get', 'pods'), allowed: AUTHENTICATED },
+  {
+    what: 'ask a self access review (basic user)',
+    method: 'POST',
+    path: `${AUTHZ}/selfsubjectaccessreviews`,
+    body: access('get', 'pods'),
+    allowed: AUTHENTICATED,
+  },
   {
     what: 'impersonate a service account of the namespace',
     method: 'GET',
@@ -90,6 +122,18 @@ const ROWS: Row[] = [
     refused: (r) => r.status === 403 && /cannot impersonate/.test(r.json?.message ?? ''),
   },
 ];
+
+/** admin, edit and view get their rules from the aggregation controller: wait until it has run. */
+async function waitForAggregation(cluster: TestCluster, rbac: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const view = (await request(cluster, 'GET', `${rbac}/clusterroles/view`)).json;
+    const adminRole = (await request(cluster, 'GET', `${rbac}/clusterroles/admin`)).json;
+    if ((view.rules ?? []).length > 0 && (adminRole.rules ?? []).some((r: { resources?: string[] }) => r.resources?.includes('roles'))) return;
+    assert.ok(Date.now() < deadline, 'the aggregated roles were never filled');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 describe('authorization matrix (Node,RBAC with the bootstrap policy)', { concurrency: true }, () => {
   let cluster: TestCluster;
@@ -108,25 +152,25 @@ describe('authorization matrix (Node,RBAC with the bootstrap policy)', { concurr
     cluster = await startTestCluster({ storageBackend: 'memory', authorization: { modes: ['Node', 'RBAC'] }, anonymousAuth: true });
     for (const ns of ['m', 'o']) await admin('POST', '/api/v1/namespaces', { metadata: { name: ns } });
     const bind = (name: string, role: string, subject: Record<string, unknown>) =>
-      admin('POST', `${RBAC}/namespaces/m/rolebindings`, { metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: role }, subjects: [subject] });
+      admin('POST', `${RBAC}/namespaces/m/rolebindings`, {
+        metadata: { name },
+        roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: role },
+        subjects: [subject],
+      });
     const user = (name: string) => ({ kind: 'User', apiGroup: 'rbac.authorization.orch.io', name });
     await bind('viewer', 'view', user('viewer'));
     await bind('editor', 'edit', user('editor'));
     await bind('adminer', 'admin', user('adminer'));
     await bind('robot', 'view', { kind: 'ServiceAccount', name: 'robot', namespace: 'm' });
-    await admin('POST', `${RBAC}/clusterrolebindings`, { metadata: { name: 'root' }, roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'cluster-admin' }, subjects: [user('root')] });
+    await admin('POST', `${RBAC}/clusterrolebindings`, {
+      metadata: { name: 'root' },
+      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'cluster-admin' },
+      subjects: [user('root')],
+    });
     for (const name of ['viewer', 'editor', 'adminer', 'root', 'plain'] as const) users.set(name, await testUser(cluster, name));
     await admin('POST', '/api/v1/namespaces/m/serviceaccounts', { metadata: { name: 'robot' } });
     robotToken = (await admin('POST', '/api/v1/namespaces/m/serviceaccounts/robot/token', { spec: {} })).status.token;
-    // admin, edit and view get their rules from the aggregation controller.
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const view = await admin('GET', `${RBAC}/clusterroles/view`);
-      const adminRole = await admin('GET', `${RBAC}/clusterroles/admin`);
-      if ((view.rules ?? []).length > 0 && (adminRole.rules ?? []).some((r: { resources?: string[] }) => r.resources?.includes('roles'))) break;
-      assert.ok(Date.now() < deadline, 'the aggregated roles were never filled');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitForAggregation(cluster, RBAC);
   });
   after(async () => {
     await cluster?.close();
@@ -136,7 +180,8 @@ describe('authorization matrix (Node,RBAC with the bootstrap policy)', { concurr
   const send = (who: Who, row: Row): Promise<RawResponse> => {
     const opts = { body: row.body as object | undefined, headers: row.headers };
     if (who === 'anonymous') return request(cluster, row.method, row.path, { ...opts, anonymous: true });
-    if (who === 'robot') return request(cluster, row.method, row.path, { ...opts, anonymous: true, headers: { ...(row.headers ?? {}), authorization: `Bearer ${robotToken}` } });
+    if (who === 'robot')
+      return request(cluster, row.method, row.path, { ...opts, anonymous: true, headers: { ...(row.headers ?? {}), authorization: `Bearer ${robotToken}` } });
     return (users.get(who) as TestUser).request(row.method, row.path, opts);
   };
 
@@ -169,21 +214,36 @@ describe('authorization matrix (Node,RBAC with the bootstrap policy)', { concurr
     const anon = await request(cluster, 'GET', '/api', { anonymous: true });
     assert.equal(anon.json.message, 'forbidden: User "system:anonymous" cannot get path "/api"');
     const named = await (users.get('plain') as TestUser).request('GET', '/apis/apps/v1/namespaces/m/deployments/web');
-    assert.equal(named.json.message, 'deployments.apps "web" is forbidden: User "plain" cannot get resource "deployments" in API group "apps" in the namespace "m"');
+    assert.equal(
+      named.json.message,
+      'deployments.apps "web" is forbidden: User "plain" cannot get resource "deployments" in API group "apps" in the namespace "m"',
+    );
   });
 
   it('an edit user cannot grant cluster-admin or more than it holds; escalate and bind let it', async () => {
     const editor = users.get('editor') as TestUser;
     const crb = await editor.request('POST', `${RBAC}/clusterrolebindings`, {
-      body: { metadata: { name: 'mine' }, roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'cluster-admin' }, subjects: [{ kind: 'User', name: 'editor', apiGroup: 'rbac.authorization.orch.io' }] },
+      body: {
+        metadata: { name: 'mine' },
+        roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'cluster-admin' },
+        subjects: [{ kind: 'User', name: 'editor', apiGroup: 'rbac.authorization.orch.io' }],
+      },
     });
     assert.equal(crb.status, 403);
     // An admin of the namespace may create Roles, but not one granting what it lacks.
     const adminer = users.get('adminer') as TestUser;
-    const more = await adminer.request('POST', `${RBAC}/namespaces/m/roles`, { body: { metadata: { name: 'nodes' }, rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get'] }] } });
+    const more = await adminer.request('POST', `${RBAC}/namespaces/m/roles`, {
+      body: { metadata: { name: 'nodes' }, rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get'] }] },
+    });
     assert.equal(more.status, 403);
-    assert.match(more.json.message, /^roles\.rbac\.authorization\.orch\.io "nodes" is forbidden: user "adminer" \(groups=\["system:authenticated"\]\) is attempting to grant RBAC permissions not currently held:\n\{APIGroups:\[""\], Resources:\["nodes"\], Verbs:\["get"\]\}/);
-    await admin('POST', `${RBAC}/namespaces/m/roles`, { metadata: { name: 'escalator' }, rules: [{ apiGroups: ['rbac.authorization.orch.io'], resources: ['roles'], verbs: ['escalate'] }] });
+    assert.match(
+      more.json.message,
+      /^roles\.rbac\.authorization\.orch\.io "nodes" is forbidden: user "adminer" \(groups=\["system:authenticated"\]\) is attempting to grant RBAC permissions not currently held:\n\{APIGroups:\[""\], Resources:\["nodes"\], Verbs:\["get"\]\}/,
+    );
+    await admin('POST', `${RBAC}/namespaces/m/roles`, {
+      metadata: { name: 'escalator' },
+      rules: [{ apiGroups: ['rbac.authorization.orch.io'], resources: ['roles'], verbs: ['escalate'] }],
+    });
     await admin('POST', `${RBAC}/namespaces/m/rolebindings`, {
       metadata: { name: 'escalator' },
       roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'escalator' },
@@ -192,26 +252,45 @@ describe('authorization matrix (Node,RBAC with the bootstrap policy)', { concurr
     const deadline = Date.now() + 5000;
     let allowed: RawResponse;
     do {
-      allowed = await adminer.request('POST', `${RBAC}/namespaces/m/roles${DRY}`, { body: { metadata: { name: 'nodes' }, rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get'] }] } });
+      allowed = await adminer.request('POST', `${RBAC}/namespaces/m/roles${DRY}`, {
+        body: { metadata: { name: 'nodes' }, rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get'] }] },
+      });
     } while (allowed.status === 403 && Date.now() < deadline && (await new Promise((r) => setTimeout(r, 50))) === undefined);
     assert.equal(allowed.status, 201, allowed.text);
   });
 
-  it('kubectl auth can-i --list shows a namespaced user its rules', async () => {
-    const kubeconfig = await (users.get('viewer') as TestUser).kubeconfig(dir);
+  it('kubectl auth can-i --list shows a namespaced user its rules (compat names, which kubectl asks for)', async () => {
+    const compat = await startTestCluster({ storageBackend: 'memory', authorization: { modes: ['Node', 'RBAC'] }, kubernetesCompat: true });
+    after(() => compat.close());
+    const made = await request(compat, 'POST', '/api/v1/namespaces', { body: { metadata: { name: 'm' } } });
+    assert.equal(made.status, 201, made.text);
+    const bound = await request(compat, 'POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/m/rolebindings', {
+      body: {
+        metadata: { name: 'viewer' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+        subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'viewer' }],
+      },
+    });
+    assert.equal(bound.status, 201, bound.text);
+    const kubeconfig = await (await testUser(compat, 'viewer')).kubeconfig(dir);
+    await waitForAggregation(compat, '/apis/rbac.authorization.k8s.io/v1');
     const out = await new Promise<string>((resolve, reject) =>
-      execFile(join(KUBECTL_DIR, 'kubectl.1.33'), ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), 'auth', 'can-i', '--list', '-n', 'm'], (err, stdout, stderr) =>
-        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
+      execFile(
+        join(KUBECTL_DIR, 'kubectl.1.33'),
+        ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), 'auth', 'can-i', '--list', '-n', 'm'],
+        (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
       ),
     );
     const lines = out.split('\n').map((l) => l.trim().split(/\s{2,}/));
     const row = (resource: string) => lines.find((l) => l[0] === resource);
     assert.deepEqual(row('pods')?.slice(1), ['[]', '[]', '[get list watch]']);
-    assert.deepEqual(row('selfsubjectaccessreviews.authorization.orch.io')?.slice(1), ['[]', '[]', '[create]']);
+    assert.deepEqual(row('selfsubjectaccessreviews.authorization.k8s.io')?.slice(1), ['[]', '[]', '[create]']);
     assert.equal(row('secrets'), undefined, 'view grants no secrets');
     const canI = (args: string[]) =>
       new Promise<string>((resolve) =>
-        execFile(join(KUBECTL_DIR, 'kubectl.1.33'), ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), 'auth', 'can-i', ...args], (_err, stdout) => resolve(stdout.trim())),
+        execFile(join(KUBECTL_DIR, 'kubectl.1.33'), ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), 'auth', 'can-i', ...args], (_err, stdout) =>
+          resolve(stdout.trim()),
+        ),
       );
     assert.equal(await canI(['get', 'pods', '-n', 'm']), 'yes');
     assert.equal(await canI(['get', 'secrets', '-n', 'm']), 'no');
@@ -223,7 +302,8 @@ describe('authorization matrix (Node,RBAC with the bootstrap policy)', { concurr
       body: { apiVersion: 'authorization.orch.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace: 'm' } },
     });
     assert.equal(r.status, 201, r.text);
-    assert.equal(r.json.status.incomplete, true, 'the Node mode cannot list its rules');
+    // The Node mode has no opinion on users that are not nodes, so RBAC's list is complete.
+    assert.equal(r.json.status.incomplete, false);
     const rules = r.json.status.resourceRules as { verbs: string[]; apiGroups: string[]; resources: string[] }[];
     assert.ok(rules.some((x) => x.resources.includes('secrets') && x.verbs.includes('create')));
     assert.ok(r.json.status.nonResourceRules.some((x: { nonResourceURLs: string[] }) => x.nonResourceURLs.includes('/healthz')));

@@ -22,21 +22,6 @@ metadata: {name: other}
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
-metadata: {name: self-review}
-rules:
-- apiGroups: [authorization.k8s.io]
-  resources: [selfsubjectaccessreviews, selfsubjectrulesreviews]
-  verbs: [create]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata: {name: self-review}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: self-review}
-subjects:
-- {apiGroup: rbac.authorization.k8s.io, kind: Group, name: system:authenticated}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
 metadata: {name: everything}
 rules:
 - apiGroups: ['*']
@@ -85,12 +70,7 @@ describe('RBAC through kubectl', () => {
     await kubectl.ok(['apply', '-f', await ws.file('rbac.yaml', MANIFESTS)]);
     // The RBAC index follows the watch caches: wait until each RBAC resource's cache has what was applied.
     const G = '/apis/rbac.authorization.k8s.io/v1';
-    for (const path of [
-      `${G}/clusterroles/everything`,
-      `${G}/clusterrolebindings/self-review`,
-      `${G}/namespaces/dev/roles/dev-worker`,
-      `${G}/namespaces/dev/rolebindings/jane`,
-    ]) {
+    for (const path of [`${G}/clusterroles/everything`, `${G}/namespaces/dev/roles/dev-worker`, `${G}/namespaces/dev/rolebindings/jane`]) {
       assert.ok(await eventually(async () => (await request(ws.cluster, 'GET', `${path}?resourceVersion=0`)).status === 200), path);
     }
   });
@@ -117,12 +97,30 @@ describe('RBAC through kubectl', () => {
       .split('\n')
       .slice(1)
       .map((l) => l.trim().split(/\s{2,}/));
-    assert.deepEqual(rows, [
+    // The bootstrap policy's basic-user, discovery and public-info-viewer rules, then the Role's.
+    const resources = rows.filter((r) => r.length === 4);
+    assert.deepEqual(resources, [
       ['selfsubjectaccessreviews.authorization.k8s.io', '[]', '[]', '[create]'],
       ['selfsubjectrulesreviews.authorization.k8s.io', '[]', '[]', '[create]'],
       ['rolebindings.rbac.authorization.k8s.io', '[]', '[]', '[create]'],
       ['pods', '[]', '[]', '[get list watch]'],
     ]);
+    const urls = rows.filter((r) => r.length === 3).map((r) => r[0]);
+    for (const url of [
+      '[/api/*]',
+      '[/api]',
+      '[/apis/*]',
+      '[/apis]',
+      '[/healthz]',
+      '[/livez]',
+      '[/openapi/*]',
+      '[/openapi]',
+      '[/readyz]',
+      '[/version/]',
+      '[/version]',
+    ]) {
+      assert.ok(urls.includes(url), `${url} in ${urls.join(' ')}`);
+    }
   });
 
   test('kubectl create rolebinding past one permissions is refused; within them it works', async () => {

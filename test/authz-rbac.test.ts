@@ -137,27 +137,22 @@ test('Group and ServiceAccount subjects', async () => {
 });
 
 test('non-resource URLs with a trailing *', async () => {
+  // Discovery paths are everybody's (the bootstrap policy): /debug/ is not.
   const nora = await as('nora');
-  const before = await call(nora, 'GET', '/apis/apps');
+  const before = await call(nora, 'GET', '/debug/flags');
   assert.equal(before.status, 403);
-  assert.equal(before.json.message, 'forbidden: User "nora" cannot get path "/apis/apps"');
-  await admin('POST', `${RBAC}/clusterroles`, clusterRole('apis-reader', [{ verbs: ['get'], nonResourceURLs: ['/apis/*'] }]));
-  await admin('POST', `${RBAC}/clusterrolebindings`, clusterRoleBinding('nora', 'apis-reader', [user('nora')]));
-  assert.equal((await call(nora, 'GET', '/apis/apps')).status, 200);
-  assert.equal((await call(nora, 'GET', '/apis/apps/v1')).status, 200);
-  assert.equal((await call(nora, 'GET', '/api')).status, 403);
+  assert.equal(before.json.message, 'forbidden: User "nora" cannot get path "/debug/flags"');
+  await admin('POST', `${RBAC}/clusterroles`, clusterRole('debug-reader', [{ verbs: ['get'], nonResourceURLs: ['/debug/*'] }]));
+  await admin('POST', `${RBAC}/clusterrolebindings`, clusterRoleBinding('nora', 'debug-reader', [user('nora')]));
+  // Allowed, then not served: 404, no longer 403.
+  assert.equal((await call(nora, 'GET', '/debug/flags')).status, 404);
+  assert.equal((await call(nora, 'GET', '/debug/flags/v')).status, 404);
+  assert.equal((await call(nora, 'GET', '/debugger')).status, 403);
 });
 
 test('a ClusterRoleBinding to a missing ClusterRole: the reason says so', async () => {
   const ghost = await as('ghost');
   await admin('POST', `${RBAC}/clusterrolebindings`, clusterRoleBinding('ghost', 'missing', [user('ghost')]));
-  // What the bootstrap policy's basic-user grants everybody: reviewing one's own rules.
-  await admin(
-    'POST',
-    `${RBAC}/clusterroles`,
-    clusterRole('self-review', [{ verbs: ['create'], apiGroups: ['authorization.orch.io'], resources: ['selfsubjectrulesreviews'] }]),
-  );
-  await admin('POST', `${RBAC}/clusterrolebindings`, clusterRoleBinding('self-review', 'self-review', [user('ghost')]));
   const r = await call(ghost, 'GET', '/api/v1/nodes');
   assert.equal(r.status, 403);
   assert.equal(
@@ -173,7 +168,10 @@ test('a ClusterRoleBinding to a missing ClusterRole: the reason says so', async 
   assert.equal(review.status, 201, review.text);
   assert.equal(review.json.status.evaluationError, `clusterrole.${G} "missing" not found`);
   assert.equal(review.json.status.incomplete, false);
-  assert.deepEqual(review.json.status.resourceRules, [{ verbs: ['create'], apiGroups: ['authorization.orch.io'], resources: ['selfsubjectrulesreviews'] }]);
+  // What the bootstrap policy's basic-user grants everybody.
+  assert.deepEqual(review.json.status.resourceRules, [
+    { verbs: ['create'], apiGroups: ['authorization.orch.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] },
+  ]);
 });
 
 test('escalation: creating a Role with more than one holds is refused (dry run too) unless one may escalate', async () => {
