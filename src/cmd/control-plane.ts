@@ -16,6 +16,7 @@ import { brandFor } from '../machinery/brand.js';
 import { startApiServer } from '../server/apiserver.js';
 import { RestClient } from '../client/rest-client.js';
 import { NamespaceController } from '../controllers/namespace-controller.js';
+import { startInProcessScheduler } from './in-process-scheduler.js';
 import type { ControlPlane, ControlPlaneOptions } from './control-plane-types.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { explainListenError } from './startup-errors.js';
@@ -134,6 +135,8 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
   });
   const namespaceController = new NamespaceController({ client, finalizer: brand.namespaceFinalizer });
   if (opts.controllers !== false) namespaceController.start();
+  const scheduler = (opts.scheduler ?? opts.controllers !== false) ? await startInProcessScheduler({ opts, brand, url, pki }) : undefined;
+  undo.push(() => scheduler?.stop());
   let stopping: Promise<void> | undefined;
   return {
     url,
@@ -142,9 +145,11 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     caPem: pki.caCertPem,
     adminCertPem: pki.adminCertPem,
     adminKeyPem: pki.adminKeyPem,
+    scheduler: scheduler?.running,
     stop() {
       stopping ??= (async () => {
         namespaceController.stop();
+        await scheduler?.stop();
         client.close();
         await server.shutdown();
         await stopCompactor();
