@@ -125,7 +125,17 @@ export class SharedInformer<T extends KubeObject> {
 }
 
 /** Resolves true when every informer has synced, false if the signal aborts first (client-go's WaitForCacheSync). */
-export async function waitForCacheSync(informers: readonly SharedInformer<KubeObject>[], signal?: AbortSignal): Promise<boolean> {
-  const results = await Promise.all(informers.map((i) => i.waitForSync(signal)));
-  return results.every(Boolean);
+export function waitForCacheSync(informers: readonly SharedInformer<KubeObject>[], signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  // One abort listener for the lot, not one per informer.
+  const all = Promise.all(informers.map((i) => i.waitForSync())).then(() => true);
+  if (signal === undefined) return all;
+  return new Promise((resolve) => {
+    const abort = () => resolve(false);
+    signal.addEventListener('abort', abort, { once: true });
+    void all.then((v) => {
+      signal.removeEventListener('abort', abort);
+      resolve(v);
+    });
+  });
 }
