@@ -24,7 +24,14 @@ export class Backoff {
     private readonly clock: Clock,
     opts: BackoffOptions = {},
   ) {
-    this.o = { initialMs: 800, maxMs: 30_000, factor: 2, jitter: 1, resetAfterMs: 120_000, random: Math.random, ...opts };
+    this.o = {
+      initialMs: opts.initialMs ?? 800,
+      maxMs: opts.maxMs ?? 30_000,
+      factor: opts.factor ?? 2,
+      jitter: opts.jitter ?? 1,
+      resetAfterMs: opts.resetAfterMs ?? 120_000,
+      random: opts.random ?? Math.random,
+    };
     this.current = this.o.initialMs;
   }
 

@@ -93,7 +93,8 @@ export class EventRecorder {
         hit.event.series = { count: hit.event.series.count + 1, lastObservedTime: microTime(now) };
         return;
       }
-      hit.event.series = { count: 1, lastObservedTime: microTime(now) };
+      // The first repeat is the second occurrence (client-go once wrote 1 here, later fixed to 2).
+      hit.event.series = { count: 2, lastObservedTime: microTime(now) };
       this.enqueue(key);
       return;
     }

@@ -151,6 +151,7 @@ export class Reflector<T extends KubeObject> {
         this.stopWatch = stop;
         if (this.stopped) stop();
       },
+      this.abort.signal,
     );
     if (!this.stopped && events === 0 && this.clock.now() - started < SHORT_WATCH_MS) {
       throw new Error(`very short watch of ${this.o.path}: ended at once with no events`);

@@ -78,11 +78,12 @@ export class RestClient {
     this.maxRetries = cfg.maxRetries ?? 10;
   }
 
-  private open(method: string, path: string, payload: Buffer | undefined, contentType: string, agent = this.agent): Promise<IncomingMessage> {
+  private open(method: string, path: string, payload: Buffer | undefined, contentType: string, agent = this.agent, signal?: AbortSignal): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const req = https.request(
         {
           agent,
+          signal,
           host: this.url.hostname,
           port: this.url.port,
           method,
@@ -135,29 +136,45 @@ export class RestClient {
 
   /**
    * Opens a watch and calls onEvent per event until the stream ends; resolves then. Rejects
-   * with ApiError when the server refuses the watch. `onStart` receives a stop function.
+   * with ApiError when the server refuses the watch. `onStart` receives a stop function; an
+   * aborted `signal` also ends a watch whose response has not arrived yet (it rejects then).
    */
-  async watch(path: string, onEvent: (e: WatchEvent) => void, onStart?: (stop: () => void) => void): Promise<void> {
+  async watch(path: string, onEvent: (e: WatchEvent) => void, onStart?: (stop: () => void) => void, signal?: AbortSignal): Promise<void> {
     await this.limiter.wait();
-    const res = await this.open('GET', path, undefined, 'application/json', this.watchAgent);
-    onStart?.(() => res.destroy());
+    const res = await this.open('GET', path, undefined, 'application/json', this.watchAgent, signal);
+    // Destroying the socket ends the stream at once, even before any byte of it has arrived.
+    onStart?.(() => res.socket?.destroy());
     if (res.statusCode !== 200) throw new ApiError(res.statusCode ?? 0, await readBody(res).catch(() => undefined), `watch ${path}`);
-    let buffered = '';
-    try {
-      for await (const chunk of res) {
-        buffered += (chunk as Buffer).toString('utf8');
-        let nl = buffered.indexOf('\n');
-        while (nl >= 0) {
-          const line = buffered.slice(0, nl);
-          buffered = buffered.slice(nl + 1);
-          if (line.trim() !== '') onEvent(JSON.parse(line) as WatchEvent);
-          nl = buffered.indexOf('\n');
+    res.setEncoding('utf8');
+    return new Promise<void>((resolve, reject) => {
+      let buffered = '';
+      let done = false;
+      const finish = (err?: unknown) => {
+        if (done) return;
+        done = true;
+        if (err === undefined) resolve();
+        else reject(err);
+      };
+      res.on('data', (chunk: string) => {
+        if (done) return;
+        buffered += chunk;
+        try {
+          for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+            const line = buffered.slice(0, nl);
+            buffered = buffered.slice(nl + 1);
+            if (line.trim() !== '') onEvent(JSON.parse(line) as WatchEvent);
+          }
+        } catch (err) {
+          // A handler's error (or a line that is not JSON) ends this watch with that error.
+          finish(err);
+          res.socket?.destroy();
         }
-      }
-    } catch (err) {
-      // A destroyed stream (stop) ends the watch quietly; an event handler's error does not.
-      if (!isConnectionError(err) && !(err instanceof Error && err.message === 'aborted')) throw err;
-    }
+      });
+      // The end of the stream, a stop or a dropped connection all end the watch quietly: the caller resumes.
+      res.on('end', () => finish());
+      res.on('close', () => finish());
+      res.on('error', () => finish());
+    });
   }
 
   /** Releases pooled connections and ends open watches. */
