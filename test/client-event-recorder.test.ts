@@ -31,7 +31,12 @@ async function events(): Promise<any[]> {
 
 describe('events/v1 recorder', () => {
   it('creates an Event, then turns repeats into a series on the same Event', async () => {
-    const recorder = new EventRecorder({ client, eventsGroup: 'events.orch.io', reportingController: 'default-scheduler', reportingInstance: 'default-scheduler-host' });
+    const recorder = new EventRecorder({
+      client,
+      eventsGroup: 'events.orch.io',
+      reportingController: 'default-scheduler',
+      reportingInstance: 'default-scheduler-host',
+    });
     const pod = { apiVersion: 'v1', kind: 'Pod', namespace: 'ev', name: 'p', uid: 'u1' };
     recorder.eventf(pod, undefined, 'Warning', 'FailedScheduling', 'Scheduling', '0/1 nodes are available: 1 Insufficient cpu.');
     await recorder.flush();

@@ -118,7 +118,10 @@ describe('reflector and informer', () => {
     await until('re-list', () => informer.reflector.listCount === lists + 1, 10_000);
     assert.deepEqual(storeState(informer), server.state());
     assert.deepEqual(
-      seen.splice(0).filter((s) => !/^update (d|c) (\d+)->\2$/.test(s)).sort(),
+      seen
+        .splice(0)
+        .filter((s) => !/^update (d|c) (\d+)->\2$/.test(s))
+        .sort(),
       ['add e=1', 'delete a', 'update c 5->9'],
     );
     await until('watch after re-list', () => server.openWatches === 1);

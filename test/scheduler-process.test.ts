@@ -48,7 +48,16 @@ function node(name: string, opts: { cpu?: string; labels?: Record<string, string
     status: {
       capacity: allocatable,
       allocatable,
-      conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'ready', lastHeartbeatTime: new Date().toISOString(), lastTransitionTime: new Date().toISOString() }],
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'True',
+          reason: 'KubeletReady',
+          message: 'ready',
+          lastHeartbeatTime: new Date().toISOString(),
+          lastTransitionTime: new Date().toISOString(),
+        },
+      ],
     },
   };
 }
@@ -109,7 +118,9 @@ describe('the in-process scheduler', () => {
 
   it('marks a pod that fits nowhere Unschedulable with upstream message and a FailedScheduling event', async () => {
     ok(await call('POST', `/api/v1/namespaces/${NS}/pods`, pod('huge', '64')), 201);
-    const cond = await eventually('PodScheduled=False', async () => (await getPod('huge')).status?.conditions?.find((c: any) => c.type === 'PodScheduled' && c.status === 'False'));
+    const cond = await eventually('PodScheduled=False', async () =>
+      (await getPod('huge')).status?.conditions?.find((c: any) => c.type === 'PodScheduled' && c.status === 'False'),
+    );
     assert.equal(cond.reason, 'Unschedulable');
     assert.equal(cond.message, "0/3 nodes are available: 1 node(s) had taint {dedicated: special}, that the pod didn't tolerate, 2 Insufficient cpu.");
     const [ev] = await eventually('FailedScheduling', async () => {
@@ -135,7 +146,9 @@ describe('the in-process scheduler', () => {
 
   it('follows required node affinity and tolerations', async () => {
     const affinity = {
-      nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['b'] }] }] } },
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['b'] }] }] },
+      },
     };
     ok(await call('POST', `/api/v1/namespaces/${NS}/pods`, pod('zone-b', '100m', { affinity })), 201);
     assert.equal(await boundNode('zone-b'), 'n2');

@@ -37,7 +37,9 @@ export interface LeaderElectionConfig {
 const JITTER_FACTOR = 1.2;
 
 /** client-go's validation of NewLeaderElector; returns the first problem, or undefined. */
-export function validateLeaderElection(c: Pick<LeaderElectionConfig, 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs' | 'identity'>): string | undefined {
+export function validateLeaderElection(
+  c: Pick<LeaderElectionConfig, 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs' | 'identity'>,
+): string | undefined {
   if (c.leaseDurationMs <= c.renewDeadlineMs) return 'leaseDuration must be greater than renewDeadline';
   if (c.renewDeadlineMs <= JITTER_FACTOR * c.retryPeriodMs) return 'renewDeadline must be greater than retryPeriod*JitterFactor';
   if (c.leaseDurationMs < 1) return 'leaseDuration must be greater than zero';

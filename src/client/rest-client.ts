@@ -78,7 +78,14 @@ export class RestClient {
     this.maxRetries = cfg.maxRetries ?? 10;
   }
 
-  private open(method: string, path: string, payload: Buffer | undefined, contentType: string, agent = this.agent, signal?: AbortSignal): Promise<IncomingMessage> {
+  private open(
+    method: string,
+    path: string,
+    payload: Buffer | undefined,
+    contentType: string,
+    agent = this.agent,
+    signal?: AbortSignal,
+  ): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const req = https.request(
         {

@@ -16,7 +16,12 @@ describe('indexed store', () => {
   });
 
   it('keeps indexes in step with upserts and deletes', () => {
-    const s = new Store<Obj>(new Map([[NAMESPACE_INDEX, namespaceIndexFunc], ['node', byNode]]));
+    const s = new Store<Obj>(
+      new Map([
+        [NAMESPACE_INDEX, namespaceIndexFunc],
+        ['node', byNode],
+      ]),
+    );
     s.upsert(o('a', 'p1', 'n1'));
     s.upsert(o('a', 'p2', 'n2'));
     s.upsert(o('b', 'p1', 'n1'));

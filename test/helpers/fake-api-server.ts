@@ -94,7 +94,8 @@ export class FakeApiServer {
 
   /** Sends a BOOKMARK at the current resourceVersion to every open watch. */
   bookmark(): void {
-    for (const w of this.watchers) w.write(`${JSON.stringify({ type: 'BOOKMARK', object: { kind: 'Thing', apiVersion: 'v1', metadata: { resourceVersion: String(this.rv) } } })}\n`);
+    for (const w of this.watchers)
+      w.write(`${JSON.stringify({ type: 'BOOKMARK', object: { kind: 'Thing', apiVersion: 'v1', metadata: { resourceVersion: String(this.rv) } } })}\n`);
   }
 
   get openWatches(): number {
@@ -115,7 +116,10 @@ export class FakeApiServer {
     const u = new URL(url, 'https://x');
     if (this.failNext && this.failNext.count > 0) {
       this.failNext.count--;
-      res.writeHead(this.failNext.status, { 'content-type': 'application/json', ...(this.failNext.retryAfter ? { 'retry-after': this.failNext.retryAfter } : {}) });
+      res.writeHead(this.failNext.status, {
+        'content-type': 'application/json',
+        ...(this.failNext.retryAfter ? { 'retry-after': this.failNext.retryAfter } : {}),
+      });
       res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: this.failNext.status, message: 'try again' }));
       return;
     }
@@ -132,7 +136,14 @@ export class FakeApiServer {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.flushHeaders();
     if (from < this.compactedTo) {
-      const status = { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410, message: `too old resource version: ${from} (${this.compactedTo})` };
+      const status = {
+        kind: 'Status',
+        apiVersion: 'v1',
+        status: 'Failure',
+        reason: 'Expired',
+        code: 410,
+        message: `too old resource version: ${from} (${this.compactedTo})`,
+      };
       res.end(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
       return;
     }

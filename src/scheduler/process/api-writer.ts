@@ -63,12 +63,14 @@ export class ApiSchedulerWriter implements Binder, SchedulerClient, VolumeBinder
       'application/strategic-merge-patch+json',
     );
     // A pod deleted meanwhile needs no status.
-    if (res.status !== 200 && res.status !== 404) throw new ApiError(res.status, res.body, `patch status of pod ${pod.metadata.namespace}/${pod.metadata.name}`);
+    if (res.status !== 200 && res.status !== 404)
+      throw new ApiError(res.status, res.body, `patch status of pod ${pod.metadata.namespace}/${pod.metadata.name}`);
   }
 
   async deletePod(pod: Pod): Promise<void> {
     const res = await this.client.request('DELETE', this.podPath(pod.metadata.namespace, pod.metadata.name));
-    if (res.status !== 200 && res.status !== 202 && res.status !== 404) throw new ApiError(res.status, res.body, `delete pod ${pod.metadata.namespace}/${pod.metadata.name}`);
+    if (res.status !== 200 && res.status !== 202 && res.status !== 404)
+      throw new ApiError(res.status, res.body, `delete pod ${pod.metadata.namespace}/${pod.metadata.name}`);
   }
 
   /** bindAPIUpdate for a static binding: the PV with the claimRef the binder assumed. */
@@ -80,6 +82,10 @@ export class ApiSchedulerWriter implements Binder, SchedulerClient, VolumeBinder
   async provisionVolume(pvc: PersistentVolumeClaim, nodeName: string): Promise<void> {
     const annotation = storageNames(this.names).selectedNodeAnnotation;
     const body = { ...pvc, metadata: { ...pvc.metadata, annotations: { ...pvc.metadata.annotations, [annotation]: nodeName } } };
-    await this.client.expect('PUT', `/api/v1/namespaces/${seg(pvc.metadata.namespace ?? 'default')}/persistentvolumeclaims/${seg(pvc.metadata.name ?? '')}`, body);
+    await this.client.expect(
+      'PUT',
+      `/api/v1/namespaces/${seg(pvc.metadata.namespace ?? 'default')}/persistentvolumeclaims/${seg(pvc.metadata.name ?? '')}`,
+      body,
+    );
   }
 }

@@ -118,7 +118,10 @@ export function startScheduler(o: StartSchedulerOptions): RunningScheduler {
     names,
   });
   const loop = new SchedulingLoop(scheduler, clock, logError('scheduling'));
-  connect(informers, waking(eventHandlersFor(scheduler), () => loop.wake()));
+  connect(
+    informers,
+    waking(eventHandlersFor(scheduler), () => loop.wake()),
+  );
   const all = allInformers(informers);
   for (const i of all) i.start();
 
