@@ -176,9 +176,40 @@ describe('the in-process scheduler', () => {
       return evs.length > 0 ? evs : undefined;
     });
     assert.equal(preempted.note, `Preempted by ${NS}/preemptor on node n1`);
+    assert.equal(preempted.action, 'Preempting');
+    assert.equal(preempted.related?.name, 'preemptor');
     const nominated = await eventually('nominatedNodeName', async () => (await getPod('preemptor')).status?.nominatedNodeName || undefined);
     assert.equal(nominated, 'n1');
     // With the victim gone the preemptor fits where it was nominated.
     assert.equal(await boundNode('preemptor'), 'n1');
+  });
+});
+
+describe('the scheduler status writer', () => {
+  it('writes PodScheduled and the nomination only when they change, and clears a nomination', async () => {
+    const { ApiSchedulerWriter } = await import('../src/scheduler/process/api-writer.js');
+    const { RestClient } = await import('../src/client/rest-client.js');
+    const { ORCH_NAMES } = await import('../src/scheduler/framework/well-known.js');
+    const client = new RestClient({ server: cluster.url, caPem: cluster.caPem, certPem: cluster.adminCertPem, keyPem: cluster.adminKeyPem });
+    const writer = new ApiSchedulerWriter(client, { now: () => Date.now(), setTimer: () => () => {} }, ORCH_NAMES);
+    try {
+      ok(await call('POST', `/api/v1/namespaces/${NS}/pods`, pod('status-w', '1m', { schedulerName: 'nobody' })), 201);
+      const cond = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: 'm' };
+      await writer.updatePodStatus(await getPod('status-w'), cond, 'n1');
+      const written = await getPod('status-w');
+      assert.equal(written.status.nominatedNodeName, 'n1');
+      const c = written.status.conditions.find((x: any) => x.type === 'PodScheduled');
+      assert.deepEqual({ ...c, lastTransitionTime: undefined }, { ...cond, lastTransitionTime: undefined });
+      // The same condition and nomination again: nothing is written.
+      await writer.updatePodStatus(written, cond, 'n1');
+      assert.equal((await getPod('status-w')).metadata.resourceVersion, written.metadata.resourceVersion);
+      // An empty name clears the nomination; the condition stays.
+      await writer.updatePodStatus(written, c, '');
+      const cleared = await getPod('status-w');
+      assert.equal(cleared.status.nominatedNodeName, undefined);
+      assert.equal(cleared.status.conditions.find((x: any) => x.type === 'PodScheduled').message, 'm');
+    } finally {
+      client.close();
+    }
   });
 });

@@ -51,11 +51,12 @@ export class ApiSchedulerWriter implements Binder, SchedulerClient, VolumeBinder
       (old.message ?? '') !== (next.message ?? '') ||
       (old.lastProbeTime ?? null) !== null ||
       old.lastTransitionTime !== next.lastTransitionTime;
-    const nominate = nominatedNodeName !== undefined && nominatedNodeName !== '' && pod.status?.nominatedNodeName !== nominatedNodeName;
+    const nominate = nominatedNodeName !== undefined && (pod.status?.nominatedNodeName ?? '') !== nominatedNodeName;
     if (!conditionChanged && !nominate) return;
     const status: Record<string, unknown> = {};
     if (conditionChanged) status.conditions = [next];
-    if (nominate) status.nominatedNodeName = nominatedNodeName;
+    // An empty name clears the nomination (upstream's ClearNominatedNodeName): the patch removes the field.
+    if (nominate) status.nominatedNodeName = nominatedNodeName === '' ? null : nominatedNodeName;
     const res = await this.client.request(
       'PATCH',
       `${this.podPath(pod.metadata.namespace, pod.metadata.name)}/status`,

@@ -50,8 +50,8 @@ export class ProfileEventRecorders {
     }
     const api = r;
     return {
-      event(regarding: ObjectWithMeta, type: EventType, reason: string, action: string, message: string) {
-        api.eventf(referenceTo(regarding), undefined, type, reason, action, message);
+      event(regarding: ObjectWithMeta, type: EventType, reason: string, action: string, message: string, related?: ObjectWithMeta) {
+        api.eventf(referenceTo(regarding), related === undefined ? undefined : referenceTo(related), type, reason, action, message);
       },
     };
   }
