@@ -8,6 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LeaderElector, validateLeaderElection } from '../src/client/leader-election.js';
 import { LeaseLock } from '../src/client/lease-lock.js';
+import { newResourceLock, type ResourceLockType } from '../src/client/resource-lock.js';
+import { ORCH_BRAND } from '../src/machinery/brand.js';
 import { RestClient } from '../src/client/rest-client.js';
 import { request, startTestCluster, type TestCluster } from './helpers/cluster.js';
 
@@ -38,10 +40,13 @@ interface Candidate {
   log: string[];
 }
 
-function candidate(name: string, identity: string, releaseOnCancel = false): Candidate {
+function candidate(name: string, identity: string, releaseOnCancel = false, type?: ResourceLockType): Candidate {
   const log: string[] = [];
   const elector = new LeaderElector({
-    lock: new LeaseLock({ client, coordinationGroup: 'coordination.orch.io', namespace: 'orch-system', name }),
+    lock:
+      type === undefined
+        ? new LeaseLock({ client, coordinationGroup: 'coordination.orch.io', namespace: 'orch-system', name })
+        : newResourceLock(type, client, ORCH_BRAND, 'orch-system', name, identity),
     identity,
     leaseDurationMs: 1000,
     renewDeadlineMs: 600,
@@ -116,4 +121,24 @@ describe('leader election', () => {
     assert.ok(Date.now() - stoppedAt < 900, 'did not wait out the lease');
     await b.elector.stop();
   });
+
+  for (const type of ['endpoints', 'configmaps', 'endpointsleases', 'configmapsleases'] as const) {
+    it(`works with the ${type} lock`, async () => {
+      const a = candidate(`lock-${type}`, 'host-a_5', false, type);
+      await until('a leads', () => a.elector.isLeader());
+      const b = candidate(`lock-${type}`, 'host-b_6', false, type);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(b.elector.isLeader(), false);
+      const kind = type.startsWith('endpoints') ? 'endpoints' : 'configmaps';
+      const obj = (await request(cluster, 'GET', `/api/v1/namespaces/orch-system/${kind}/lock-${type}`)).json;
+      const record = JSON.parse(obj.metadata.annotations['control-plane.alpha.orch.io/leader']);
+      assert.equal(record.holderIdentity, 'host-a_5');
+      assert.equal(record.leaseDurationSeconds, 1);
+      if (type.endsWith('leases')) assert.equal((await lease(`lock-${type}`)).spec.holderIdentity, 'host-a_5');
+      await a.elector.stop();
+      await until('b takes over', () => b.elector.isLeader(), 5000);
+      if (type.endsWith('leases')) assert.equal((await lease(`lock-${type}`)).spec.holderIdentity, 'host-b_6');
+      await b.elector.stop();
+    });
+  }
 });

@@ -6,7 +6,7 @@
  * does not matter. Only one candidate can win an update (resourceVersion preconditions).
  */
 import { type Clock, REAL_CLOCK, sleep } from './clock.js';
-import type { LeaderElectionRecord, LeaseLock } from './lease-lock.js';
+import type { LeaderElectionRecord, ResourceLock } from './lease-lock.js';
 
 export interface LeaderCallbacks {
   onStartedLeading(): void;
@@ -17,7 +17,7 @@ export interface LeaderCallbacks {
 }
 
 export interface LeaderElectionConfig {
-  lock: LeaseLock;
+  lock: ResourceLock;
   identity: string;
   leaseDurationMs: number;
   renewDeadlineMs: number;
@@ -156,7 +156,7 @@ export class LeaderElector {
       acquireTime: now,
       leaderTransitions: 0,
     };
-    let current: Awaited<ReturnType<LeaseLock['get']>>;
+    let current: Awaited<ReturnType<ResourceLock['get']>>;
     try {
       current = await this.c.lock.get();
     } catch (err) {

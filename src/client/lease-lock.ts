@@ -15,6 +15,20 @@ export interface LeaderElectionRecord {
   leaderTransitions: number;
 }
 
+/** client-go's resourcelock.Interface: where the record lives. */
+export interface ResourceLock {
+  /** The record and its raw form (change detection); undefined when the lock object does not exist. */
+  get(): Promise<{ record: LeaderElectionRecord; raw: string } | undefined>;
+  /** Creates the lock object; rejects when it exists already (another candidate was first). */
+  create(r: LeaderElectionRecord): Promise<void>;
+  /** Replaces the record, conditional on the object not having changed since get/create. */
+  update(r: LeaderElectionRecord): Promise<void>;
+  /** `<namespace>/<name>`, for messages. */
+  describe(): string;
+  /** The object LeaderElection events are about. */
+  reference(): { apiVersion: string; kind: string; namespace: string; name: string; uid?: string };
+}
+
 interface LeaseObject {
   apiVersion?: string;
   kind?: string;
@@ -30,7 +44,7 @@ export interface LeaseLockOptions {
   name: string;
 }
 
-export class LeaseLock {
+export class LeaseLock implements ResourceLock {
   private lease: LeaseObject | undefined;
 
   constructor(private readonly o: LeaseLockOptions) {}

@@ -11,7 +11,7 @@ import { type Clock, REAL_CLOCK } from '../../client/clock.js';
 import { recordCoreEvent } from '../../client/core-event.js';
 import { waitForCacheSync } from '../../client/informer.js';
 import { LeaderElector } from '../../client/leader-election.js';
-import { LeaseLock } from '../../client/lease-lock.js';
+import { newResourceLock, type ResourceLockType } from '../../client/resource-lock.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { Brand } from '../../machinery/brand.js';
 import { DEFAULT_SCHEDULER_NAME } from '../config/defaults.js';
@@ -27,8 +27,7 @@ import { ProfileEventRecorders } from './event-recorders.js';
 import { allInformers, createInformers, listersFor, type SchedulerInformers } from './informers.js';
 import { SchedulingLoop } from './scheduling-loop.js';
 
-/** `--leader-elect-resource-lock` values. */
-export type ResourceLockType = 'leases' | 'endpointsleases' | 'configmapsleases' | 'endpoints' | 'configmaps';
+export type { ResourceLockType } from '../../client/resource-lock.js';
 
 export interface SchedulerLeaderElection {
   /** Default 15 s. */
@@ -83,15 +82,6 @@ export interface RunningScheduler {
   stop(): Promise<void>;
 }
 
-/** Upstream's lock types that migrate from Endpoints / ConfigMaps to Leases hold the Lease too. */
-function leaseFor(lockType: ResourceLockType): void {
-  // endpointsleases / configmapsleases are MultiLocks whose second half is the Lease; orch has
-  // never written the first half, so the Lease alone is the whole lock.
-  if (lockType === 'endpoints' || lockType === 'configmaps') {
-    throw new Error(`--leader-elect-resource-lock=${lockType} is not supported: use leases (or endpointsleases / configmapsleases, which use the Lease)`);
-  }
-}
-
 /** Builds the scheduler from its configuration (throws on an invalid one) and starts it. */
 export function startScheduler(o: StartSchedulerOptions): RunningScheduler {
   const clock = o.clock ?? REAL_CLOCK;
@@ -100,7 +90,6 @@ export function startScheduler(o: StartSchedulerOptions): RunningScheduler {
   const hostname = o.hostname ?? osHostname();
   const identity = o.identity ?? `${hostname}_${randomUUID()}`;
   const names = wellKnownNames(o.brand);
-  if (o.leaderElection) leaseFor(o.leaderElection.resourceLock ?? 'leases');
 
   const informers = createInformers(o.client, o.brand, { clock, onError: logError('informer') });
   const writer = new ApiSchedulerWriter(o.client, clock, names);
@@ -143,12 +132,14 @@ export function startScheduler(o: StartSchedulerOptions): RunningScheduler {
     if (!ok || stopped) return;
     const le = o.leaderElection;
     if (le === undefined) return lead();
-    const lock = new LeaseLock({
-      client: o.client,
-      coordinationGroup: o.brand.group('coordination', true),
-      namespace: le.resourceNamespace ?? o.brand.systemNamespace,
-      name: le.resourceName ?? `${o.brand.word}-scheduler`,
-    });
+    const lock = newResourceLock(
+      le.resourceLock ?? 'leases',
+      o.client,
+      o.brand,
+      le.resourceNamespace ?? o.brand.systemNamespace,
+      le.resourceName ?? `${o.brand.word}-scheduler`,
+      identity,
+    );
     elector = new LeaderElector({
       lock,
       identity,
