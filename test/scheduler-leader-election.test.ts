@@ -114,6 +114,21 @@ describe('two schedulers with leader election', () => {
   });
 });
 
+describe('scheduler start-up checks', () => {
+  it('refuses invalid leader election durations and configurations before starting anything', () => {
+    const client = new RestClient({ server: 'https://127.0.0.1:1', caPem: '', certPem: '', keyPem: '' });
+    assert.throws(
+      () => startScheduler({ client, brand: ORCH_BRAND, leaderElection: { leaseDurationMs: 10_000, renewDeadlineMs: 10_000 } }),
+      /^Error: invalid leader election configuration: leaseDuration must be greater than renewDeadline$/,
+    );
+    assert.throws(
+      () => startScheduler({ client, brand: ORCH_BRAND, config: { profiles: [{ schedulerName: 'a' }, { schedulerName: 'a' }] } }),
+      /invalid scheduler configuration/,
+    );
+    client.close();
+  });
+});
+
 describe('informer across an API server restart', () => {
   it('ends with the store equal to the server state, changes made while it was down included', async () => {
     let cluster = await startTestCluster({});

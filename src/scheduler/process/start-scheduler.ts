@@ -10,7 +10,7 @@ import { hostname as osHostname } from 'node:os';
 import { type Clock, REAL_CLOCK } from '../../client/clock.js';
 import { recordCoreEvent } from '../../client/core-event.js';
 import { waitForCacheSync } from '../../client/informer.js';
-import { LeaderElector } from '../../client/leader-election.js';
+import { LeaderElector, validateLeaderElection } from '../../client/leader-election.js';
 import { newResourceLock, type ResourceLockType } from '../../client/resource-lock.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { Brand } from '../../machinery/brand.js';
@@ -90,6 +90,14 @@ export function startScheduler(o: StartSchedulerOptions): RunningScheduler {
   const hostname = o.hostname ?? osHostname();
   const identity = o.identity ?? `${hostname}_${randomUUID()}`;
   const names = wellKnownNames(o.brand);
+  const durations = {
+    leaseDurationMs: o.leaderElection?.leaseDurationMs ?? 15_000,
+    renewDeadlineMs: o.leaderElection?.renewDeadlineMs ?? 10_000,
+    retryPeriodMs: o.leaderElection?.retryPeriodMs ?? 2000,
+  };
+  // Checked before anything starts: a bad configuration fails the start, not a background task.
+  const problem = o.leaderElection ? validateLeaderElection({ ...durations, identity }) : undefined;
+  if (problem !== undefined) throw new Error(`invalid leader election configuration: ${problem}`);
 
   const informers = createInformers(o.client, o.brand, { clock, onError: logError('informer') });
   const writer = new ApiSchedulerWriter(o.client, clock, names);
@@ -143,9 +151,7 @@ export function startScheduler(o: StartSchedulerOptions): RunningScheduler {
     elector = new LeaderElector({
       lock,
       identity,
-      leaseDurationMs: le.leaseDurationMs ?? 15_000,
-      renewDeadlineMs: le.renewDeadlineMs ?? 10_000,
-      retryPeriodMs: le.retryPeriodMs ?? 2000,
+      ...durations,
       releaseOnCancel: le.releaseOnCancel,
       clock,
       onError: logError('leader election'),
