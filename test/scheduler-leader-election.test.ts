@@ -111,6 +111,18 @@ describe('two schedulers with leader election', () => {
     assert.equal(await boundTo('p3'), 'n1');
     assert.equal(await scheduledBy('p3'), `default-scheduler-${otherHost}`);
     assert.deepEqual(lost, []);
+
+    // Another holder takes the Lease over: the leader cannot renew within its deadline and gives up.
+    const path = '/apis/coordination.orch.io/v1/namespaces/orch-system/leases/orch-scheduler';
+    // The leader renews meanwhile: a conflicting write is read and tried again.
+    await until('Lease taken', async () => {
+      const current = (await request(cluster, 'GET', path)).json;
+      const taken = { ...current, spec: { ...current.spec, holderIdentity: 'intruder', leaseDurationSeconds: 3600 } };
+      return (await request(cluster, 'PUT', path, { body: taken })).status === 200;
+    });
+    await until('leadership lost', () => lost.length > 0, 5000);
+    assert.deepEqual(lost, [otherHost]);
+    assert.equal(schedulers[1 - leaderIndex].isLeader(), false);
   });
 });
 
