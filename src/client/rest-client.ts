@@ -1,9 +1,14 @@
 /**
- * The REST client controllers use to talk to the API server, exactly as a separate process
- * would: HTTPS with the admin client certificate, JSON bodies, keep-alive connections.
+ * The REST client components use to talk to the API server, exactly as a separate process
+ * would: HTTPS with a client certificate, JSON bodies, keep-alive connections, client-go's
+ * client-side token-bucket rate limit (qps/burst) and its retries: a 429 (the server did no
+ * work) is retried for every verb after Retry-After, a 5xx only for idempotent verbs, with
+ * exponential backoff when the server names no delay; connection failures of GETs too.
  */
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
+import { type Clock, REAL_CLOCK, sleep } from './clock.js';
+import { type RateLimiter, rateLimiterFor } from './rate-limiter.js';
 
 export interface ClientConfig {
   /** `https://host:port` */
@@ -12,6 +17,13 @@ export interface ClientConfig {
   certPem: string;
   keyPem: string;
   userAgent?: string;
+  /** Requests per second (client-go's QPS); <= 0 or absent: unlimited. */
+  qps?: number;
+  /** Requests allowed at once above qps. Default: ceil(qps). */
+  burst?: number;
+  /** Retries of one request on 429 / 5xx / connection errors. Default 10, as client-go. */
+  maxRetries?: number;
+  clock?: Clock;
 }
 
 export interface ClientResponse<T = unknown> {
@@ -21,21 +33,64 @@ export interface ClientResponse<T = unknown> {
 
 export type WatchEvent = { type: string; object: Record<string, unknown> };
 
+/** A response other than the one expected: the status code and the server's Status body. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    context: string,
+  ) {
+    super(`${context}: ${statusMessage(status, body)}`);
+  }
+
+  /** The Status reason (`NotFound`, `Conflict`, `Expired`...), when the server sent one. */
+  get reason(): string | undefined {
+    const r = (this.body as { reason?: unknown } | undefined)?.reason;
+    return typeof r === 'string' ? r : undefined;
+  }
+}
+
+function statusMessage(status: number, body: unknown): string {
+  const m = (body as { message?: unknown } | undefined)?.message;
+  return typeof m === 'string' ? `${m} (HTTP ${status})` : `HTTP ${status}`;
+}
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+/** Backoff for a 5xx without Retry-After: 200 ms doubling, at most 2 s. */
+const retryDelayMs = (attempt: number) => Math.min(2000, 200 * 2 ** attempt);
+
 export class RestClient {
   private readonly agent: https.Agent;
+  /** Watches hold their connection for minutes: they get their own unbounded pool, so they never starve requests. */
+  private readonly watchAgent: https.Agent;
   private readonly url: URL;
+  private readonly limiter: RateLimiter;
+  private readonly clock: Clock;
+  private readonly maxRetries: number;
 
   constructor(private readonly cfg: ClientConfig) {
     this.url = new URL(cfg.server);
-    this.agent = new https.Agent({ keepAlive: true, ca: cfg.caPem, cert: cfg.certPem, key: cfg.keyPem, maxSockets: 8 });
+    const tls = { ca: cfg.caPem, cert: cfg.certPem, key: cfg.keyPem };
+    this.agent = new https.Agent({ keepAlive: true, ...tls, maxSockets: 8 });
+    this.watchAgent = new https.Agent({ keepAlive: false, ...tls });
+    this.clock = cfg.clock ?? REAL_CLOCK;
+    this.limiter = rateLimiterFor(cfg.qps, cfg.burst, this.clock);
+    this.maxRetries = cfg.maxRetries ?? 10;
   }
 
-  private open(method: string, path: string, body: unknown, contentType: string): Promise<IncomingMessage> {
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  private open(
+    method: string,
+    path: string,
+    payload: Buffer | undefined,
+    contentType: string,
+    agent = this.agent,
+    signal?: AbortSignal,
+  ): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const req = https.request(
         {
-          agent: this.agent,
+          agent,
+          signal,
           host: this.url.hostname,
           port: this.url.port,
           method,
@@ -53,51 +108,110 @@ export class RestClient {
     });
   }
 
-  /** One request; resolves with the status and the decoded JSON body (never rejects on 4xx/5xx). */
+  /** One request, rate-limited and retried; resolves with the status and decoded JSON body (never rejects on 4xx/5xx). */
   async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<ClientResponse<T>> {
-    const res = await this.open(method, path, body, contentType);
-    const chunks: Buffer[] = [];
-    for await (const c of res) chunks.push(c as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    let parsed: unknown = text;
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      // Non-JSON bodies (health endpoints) are returned as text.
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    for (let attempt = 0; ; attempt++) {
+      await this.limiter.wait();
+      let res: IncomingMessage;
+      try {
+        res = await this.open(method, path, payload, contentType);
+      } catch (err) {
+        // Only a GET is known to be safe to resend when the connection failed mid-way.
+        if (method !== 'GET' || attempt >= this.maxRetries || !isConnectionError(err)) throw err;
+        await sleep(this.clock, retryDelayMs(attempt));
+        continue;
+      }
+      const status = res.statusCode ?? 0;
+      const retryable = status === 429 || (status >= 500 && IDEMPOTENT.has(method));
+      if (retryable && attempt < this.maxRetries) {
+        res.resume();
+        const after = retryAfterMs(res.headers['retry-after']);
+        await sleep(this.clock, after ?? retryDelayMs(attempt));
+        continue;
+      }
+      return { status, body: (await readBody(res)) as T };
     }
-    return { status: res.statusCode ?? 0, body: parsed as T };
+  }
+
+  /** Like request, but rejects with ApiError unless the status is one of `ok` (default 2xx). */
+  async expect<T = Record<string, unknown>>(method: string, path: string, body?: unknown, contentType?: string): Promise<T> {
+    const res = await this.request<T>(method, path, body, contentType);
+    if (res.status < 200 || res.status > 299) throw new ApiError(res.status, res.body, `${method} ${path}`);
+    return res.body;
   }
 
   /**
-   * Opens a watch and calls onEvent per event until the stream ends; resolves then.
-   * Returns a stop function through `onStart` so callers can cancel.
+   * Opens a watch and calls onEvent per event until the stream ends; resolves then. Rejects
+   * with ApiError when the server refuses the watch. `onStart` receives a stop function; an
+   * aborted `signal` also ends a watch whose response has not arrived yet (it rejects then).
    */
-  async watch(path: string, onEvent: (e: WatchEvent) => void, onStart?: (stop: () => void) => void): Promise<void> {
-    const res = await this.open('GET', path, undefined, 'application/json');
-    onStart?.(() => res.destroy());
-    if (res.statusCode !== 200) {
-      res.resume();
-      throw new Error(`watch ${path}: HTTP ${res.statusCode}`);
-    }
-    let buffered = '';
-    try {
-      for await (const chunk of res) {
-        buffered += (chunk as Buffer).toString('utf8');
-        let nl = buffered.indexOf('\n');
-        while (nl >= 0) {
-          const line = buffered.slice(0, nl);
-          buffered = buffered.slice(nl + 1);
-          if (line.trim() !== '') onEvent(JSON.parse(line) as WatchEvent);
-          nl = buffered.indexOf('\n');
+  async watch(path: string, onEvent: (e: WatchEvent) => void, onStart?: (stop: () => void) => void, signal?: AbortSignal): Promise<void> {
+    await this.limiter.wait();
+    const res = await this.open('GET', path, undefined, 'application/json', this.watchAgent, signal);
+    // Destroying the socket ends the stream at once, even before any byte of it has arrived.
+    onStart?.(() => res.socket?.destroy());
+    if (res.statusCode !== 200) throw new ApiError(res.statusCode ?? 0, await readBody(res).catch(() => undefined), `watch ${path}`);
+    res.setEncoding('utf8');
+    return new Promise<void>((resolve, reject) => {
+      let buffered = '';
+      let done = false;
+      const finish = (err?: unknown) => {
+        if (done) return;
+        done = true;
+        if (err === undefined) resolve();
+        else reject(err);
+      };
+      res.on('data', (chunk: string) => {
+        if (done) return;
+        buffered += chunk;
+        try {
+          for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+            const line = buffered.slice(0, nl);
+            buffered = buffered.slice(nl + 1);
+            if (line.trim() !== '') onEvent(JSON.parse(line) as WatchEvent);
+          }
+        } catch (err) {
+          // A handler's error (or a line that is not JSON) ends this watch with that error.
+          finish(err);
+          res.socket?.destroy();
         }
-      }
-    } catch {
-      // A destroyed stream (stop) ends the watch quietly.
-    }
+      });
+      // The end of the stream, a stop or a dropped connection all end the watch quietly: the caller resumes.
+      res.on('end', () => finish());
+      res.on('close', () => finish());
+      res.on('error', () => finish());
+    });
   }
 
-  /** Releases pooled connections. */
+  /** Releases pooled connections and ends open watches. */
   close(): void {
     this.agent.destroy();
+    this.watchAgent.destroy();
   }
+}
+
+async function readBody(res: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const c of res) chunks.push(c as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    // Non-JSON bodies (health endpoints) are returned as text.
+    return text;
+  }
+}
+
+/** Retry-After in seconds (client-go reads only the integer form), capped so one answer cannot stall a client. */
+function retryAfterMs(header: string | string[] | undefined): number | undefined {
+  const v = Array.isArray(header) ? header[0] : header;
+  if (v === undefined || !/^\d+$/.test(v.trim())) return undefined;
+  return Math.min(Number(v) * 1000, 60_000);
+}
+
+function isConnectionError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return code === 'ECONNRESET' || code === 'ECONNREFUSED' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNABORTED';
 }

@@ -3,6 +3,8 @@ import type { RequestHeaderOptions } from '../auth/authn/request-header.js';
 import type { OidcOptions } from '../auth/authn/oidc.js';
 import type { AuthenticationSettings } from '../server/authentication-config.js';
 import type { AuthorizationSettings } from '../server/authorization-config.js';
+import type { KubeSchedulerConfiguration } from '../scheduler/config/types.js';
+import type { RunningScheduler } from '../scheduler/process/start-scheduler.js';
 export interface ControlPlaneOptions {
   /** Data directory (SQLite file, certificates, admin.kubeconfig). Default `./.orch`. */
   dataDir?: string;
@@ -68,6 +70,19 @@ export interface ControlPlaneOptions {
   inFlight?: { maxRequestsInflight: number; maxMutatingRequestsInflight: number };
   /** Run the controllers (namespace finalization, ClusterRole aggregation); false for `orch-apiserver`. Default true. */
   controllers?: boolean;
+  /** Run the scheduler in-process, through client/ as a separate process would (`--disable-scheduler` turns it off). Default: as `controllers`. */
+  scheduler?: boolean;
+  /**
+   * Whose credentials the in-process scheduler uses: `scheduler` is its own client certificate
+   * (user `system:orch-scheduler`, compat `system:kube-scheduler`, no groups), what upstream
+   * runs; `admin` is the admin certificate. TODO(issue 13): default to `scheduler` once RBAC
+   * grants the bootstrap role `system:kube-scheduler`; until then only system:masters is allowed.
+   */
+  schedulerIdentity?: 'scheduler' | 'admin';
+  /** The in-process scheduler's client rate limit; default upstream's clientConnection (50 qps, burst 100). */
+  schedulerClientConnection?: { qps: number; burst: number };
+  /** The in-process scheduler's profiles and tuning (KubeSchedulerConfiguration); default upstream's defaults. */
+  schedulerConfig?: KubeSchedulerConfiguration;
 }
 
 export interface ControlPlane {
@@ -79,6 +94,8 @@ export interface ControlPlane {
   caPem: string;
   adminCertPem: string;
   adminKeyPem: string;
+  /** The in-process scheduler, when running (see `scheduler`). */
+  scheduler?: RunningScheduler;
   /** Graceful stop: readyz fails, in-flight requests finish, watches close, store closes. */
   stop(): Promise<void>;
 }

@@ -17,6 +17,7 @@ import { startApiServer } from '../server/apiserver.js';
 import { RestClient } from '../client/rest-client.js';
 import { NamespaceController } from '../controllers/namespace-controller.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
+import { startInProcessScheduler } from './in-process-scheduler.js';
 import type { ControlPlane, ControlPlaneOptions } from './control-plane-types.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { explainListenError } from './startup-errors.js';
@@ -139,6 +140,8 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     namespaceController.start();
     aggregationController.start();
   }
+  const scheduler = (opts.scheduler ?? opts.controllers !== false) ? await startInProcessScheduler({ opts, brand, url, pki }) : undefined;
+  undo.push(() => scheduler?.stop());
   let stopping: Promise<void> | undefined;
   return {
     url,
@@ -147,10 +150,12 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     caPem: pki.caCertPem,
     adminCertPem: pki.adminCertPem,
     adminKeyPem: pki.adminKeyPem,
+    scheduler: scheduler?.running,
     stop() {
       stopping ??= (async () => {
         namespaceController.stop();
         aggregationController.stop();
+        await scheduler?.stop();
         client.close();
         await server.shutdown();
         await stopCompactor();

@@ -1,4 +1,4 @@
-/** `orch`: the all-in-one control plane (API server plus the controllers the API needs), and `orch kubeconfig`. */
+/** `orch`: the all-in-one control plane (API server, the controllers the API needs, the scheduler), and `orch kubeconfig`. */
 import { apiServerCommand } from './flags.js';
 import { runServer } from './run.js';
 
@@ -6,5 +6,10 @@ if (process.argv[2] === 'kubeconfig') {
   const { runKubeconfigCommand } = await import('./kubeconfig-command.js');
   await runKubeconfigCommand(process.argv.slice(3));
 } else {
-  await runServer(apiServerCommand('orch', 'orch all-in-one control plane: API server and controllers in one process'), 'orch', true);
+  const cmd = apiServerCommand('orch', 'orch all-in-one control plane: API server, controllers and scheduler in one process').option(
+    '--disable-scheduler',
+    'do not run the scheduler in-process (run orch-scheduler separately, or none)',
+    false,
+  );
+  await runServer(cmd, 'orch', true);
 }

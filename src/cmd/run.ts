@@ -15,7 +15,9 @@ export async function runServer(cmd: Command, label: string, controllers: boolea
   cmd.parse(process.argv);
   let cp: ControlPlane;
   try {
-    cp = await startControlPlane({ ...optionsFromFlags(cmd.opts()), controllers });
+    // Only `orch` defines --disable-scheduler; `orch-apiserver` runs neither controllers nor scheduler.
+    const scheduler = controllers && cmd.opts<{ disableScheduler?: boolean }>().disableScheduler !== true;
+    cp = await startControlPlane({ ...optionsFromFlags(cmd.opts()), controllers, scheduler });
   } catch (e) {
     console.error(startupErrorLine(e));
     process.exit(1);

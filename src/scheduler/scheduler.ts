@@ -31,6 +31,8 @@ export interface SchedulerOptions {
   binder: Binder;
   client: SchedulerClient;
   eventRecorder: EventRecorder;
+  /** A profile's own recorder (upstream: reportingController = the profile's schedulerName); default eventRecorder. */
+  eventRecorderFor?: (schedulerName: string) => EventRecorder;
   clock?: Clock;
   random?: RandomInt;
   names?: WellKnownNames;
@@ -48,7 +50,6 @@ export class Scheduler {
   private readonly podScheduler: PodScheduler;
   private readonly listers: Listers;
   private readonly client: SchedulerClient;
-  private readonly eventRecorder: EventRecorder;
   private readonly inFlight = new Set<Promise<void>>();
 
   /** Throws with upstream-style field messages on an invalid configuration. */
@@ -60,7 +61,6 @@ export class Scheduler {
     const names = opts.names ?? ORCH_NAMES;
     this.listers = opts.listers;
     this.client = opts.client;
-    this.eventRecorder = opts.eventRecorder;
     this.cache = new SchedulerCache(clock, names);
     this.podScheduler = new PodScheduler(cfg.percentageOfNodesToScore, opts.random ?? MATH_RANDOM_INT);
     // The queue is built first without events so frameworks can reach its nominator.
@@ -86,7 +86,7 @@ export class Scheduler {
           listers: opts.listers,
           binder: opts.binder,
           client: opts.client,
-          eventRecorder: opts.eventRecorder,
+          eventRecorder: opts.eventRecorderFor?.(p.schedulerName) ?? opts.eventRecorder,
           nominator: queue.nominator,
           snapshot: () => this.snapshot,
         },
@@ -173,7 +173,7 @@ export class Scheduler {
     if (!bind.isSuccess()) return fail(bind, REASON_SCHEDULER_ERROR);
     this.cache.finishBinding(assumed);
     const { namespace, name } = assumed.metadata;
-    this.eventRecorder.event(assumed, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${namespace}/${name} to ${host}`);
+    fwk.eventRecorder.event(assumed, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${namespace}/${name} to ${host}`);
     fwk.runPostBindPlugins(state, assumed, host);
   }
 

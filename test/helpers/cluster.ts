@@ -16,10 +16,14 @@ export interface TestCluster extends ControlPlane {
   close(): Promise<void>;
 }
 
-/** Starts a control plane on port 0 in a fresh temp dir. */
+/**
+ * Starts a control plane on port 0 in a fresh temp dir. The scheduler runs only when a test
+ * asks (`scheduler: true`): its status writes and events would otherwise show up in tests of
+ * unrelated API behaviour.
+ */
 export async function startTestCluster(opts: ControlPlaneOptions = {}): Promise<TestCluster> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'orch-test-')));
-  const cp = await startControlPlane({ securePort: 0, ...opts, dataDir });
+  const cp = await startControlPlane({ securePort: 0, scheduler: false, ...opts, dataDir });
   return {
     ...cp,
     dataDir,

@@ -78,7 +78,8 @@ export type EventType = 'Normal' | 'Warning';
 
 /** Records events about pods (Scheduled, FailedScheduling, Preempted). */
 export interface EventRecorder {
-  event(regarding: ObjectWithMeta, type: EventType, reason: string, action: string, message: string): void;
+  /** `related` is a second object involved (the preemptor of a Preempted victim). */
+  event(regarding: ObjectWithMeta, type: EventType, reason: string, action: string, message: string, related?: ObjectWithMeta): void;
 }
 
 /** Pods nominated to nodes by preemption; later cycles count them as if running there. */

@@ -160,7 +160,7 @@ export class DefaultPreemption implements PostFilterPlugin {
         return errorStatus(e);
       }
       this.fh.getWaitingPod(podUID(victim))?.reject(NAME, 'preempted');
-      this.fh.eventRecorder.event(victim, 'Normal', 'Preempted', 'Preempting', `Preempted by ${who} on node ${c.name}`);
+      this.fh.eventRecorder.event(victim, 'Normal', 'Preempted', 'Preempting', `Preempted by ${who} on node ${c.name}`, pod);
     }
     // They may no longer fit there; cleared, they go back to the active queue to look elsewhere.
     const priority = podPriority(pod);
