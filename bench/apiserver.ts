@@ -26,7 +26,9 @@ const CONCURRENCY = 32;
 const GET_OBJECTS = 100;
 const START_ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 3);
 const DEADLINE_MS = 115_000;
-const TARGETS = { get: 0.5, create: 0.25, startEmptyMs: 1000, startRestartMs: 500, tokenToCertificate: 0.9 };
+const TARGETS = { get: 0.5, create: 0.25, startEmptyMs: 1000, startRestartMs: 500, tokenToCertificate: 0.9, rbacToAdmin: 0.9 };
+/** RoleBindings in the cluster when a user authorized through RBAC reads (issue 13: among 1,000). */
+const BINDINGS = 1000;
 
 interface CaseResult extends LoadResult {
   ratio?: number;
@@ -64,7 +66,7 @@ async function benchTrivial(work: string): Promise<CaseResult> {
   }
 }
 
-async function benchOrch(work: string): Promise<{ get: CaseResult; getToken: CaseResult; create: CaseResult }> {
+async function benchOrch(work: string): Promise<{ get: CaseResult; getToken: CaseResult; getRbac: CaseResult; create: CaseResult }> {
   const dataDir = join(work, 'orch-data');
   await mkdir(dataDir);
   const child = spawnNode([join(HERE, 'orch-server.js'), dataDir], ROOT);
@@ -90,6 +92,16 @@ async function benchOrch(work: string): Promise<{ get: CaseResult; getToken: Cas
       ),
       authorization: `Bearer ${ready.token}`,
     });
+    // The same GET as a user RBAC authorizes through one RoleBinding among 1,000.
+    await bindReader(ready.url, tls, ready.readerToken);
+    const getRbac = await runLoad({
+      ...loadSpec(
+        ready.url,
+        { ca: ready.caPem },
+        { method: 'GET', path: '/api/v1/namespaces/default/configmaps/bench-{n}', rotate: GET_OBJECTS, expectStatus: 200 },
+      ),
+      authorization: `Bearer ${ready.readerToken}`,
+    });
     const create = await runLoad(
       loadSpec(ready.url, tls, {
         method: 'POST',
@@ -98,7 +110,7 @@ async function benchOrch(work: string): Promise<{ get: CaseResult; getToken: Cas
         expectStatus: 201,
       }),
     );
-    return { get, getToken, create };
+    return { get, getToken, getRbac, create };
   } finally {
     await stopChild(child);
   }
@@ -116,6 +128,34 @@ async function precreate(base: string, tls: TlsMaterial): Promise<void> {
         }
       }),
     );
+  }
+}
+
+/** 999 RoleBindings of other users, then the one that lets bench-reader read config maps (view). */
+async function bindReader(url: string, tls: TlsMaterial, readerToken: string): Promise<void> {
+  const path = `${url}/apis/rbac.authorization.orch.io/v1/namespaces/default/rolebindings`;
+  const binding = (i: number, user: string) =>
+    JSON.stringify({
+      metadata: { name: `bench-${i}` },
+      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.orch.io', name: user }],
+    });
+  for (let i = 0; i < BINDINGS; i += 8) {
+    await Promise.all(
+      Array.from({ length: Math.min(8, BINDINGS - i) }, async (_, j) => {
+        const n = i + j;
+        const reply = await requestOnce(path, { method: 'POST', body: binding(n, n === BINDINGS - 1 ? 'bench-reader' : `someone-${n}`), tls });
+        if (reply.status !== 201 && reply.status !== 409) throw new Error(`binding ${n}: ${reply.status} ${reply.body.slice(0, 300)}`);
+      }),
+    );
+  }
+  // The aggregation controller fills view's rules shortly after start; wait until the reader may read.
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const reply = await requestOnce(`${url}/api/v1/namespaces/default/configmaps/bench-0`, { tls: { ca: tls.ca }, authorization: `Bearer ${readerToken}` });
+    if (reply.status === 200) return;
+    if (Date.now() > deadline) throw new Error(`the RBAC reader is still refused: ${reply.status} ${reply.body.slice(0, 300)}`);
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
@@ -193,6 +233,7 @@ async function main(): Promise<void> {
     ['trivial https (1 KiB JSON)', summary(trivial)],
     ['orch GET configmap (1 KiB)', summary(orch?.get, trivial)],
     ['orch GET, static bearer token', summary(orch?.getToken, trivial)],
+    [`orch GET, RBAC user (1 of ${BINDINGS} bindings)`, summary(orch?.getRbac, trivial)],
     ['orch CREATE configmap (sqlite)', summary(orch?.create, trivial)],
   ];
   console.log(`\n${CONCURRENCY} keep-alive HTTP/1.1 connections, ${WARMUP_MS} ms warmup + ${DURATION_MS} ms measured per case;`);
@@ -214,6 +255,9 @@ async function main(): Promise<void> {
   const get = summary(orch?.get, trivial);
   const getToken = summary(orch?.getToken, trivial);
   const tokenToCertificate = get && getToken && get.rps > 0 ? round3(getToken.rps / get.rps) : undefined;
+  // Both with a bearer token: the only difference is who authorizes (masters vs RBAC).
+  const getRbac = summary(orch?.getRbac, trivial);
+  const rbacToAdmin = getToken && getRbac && getToken.rps > 0 ? round3(getRbac.rps / getToken.rps) : undefined;
   const create = summary(orch?.create, trivial);
   const met = {
     get: get?.ratio === undefined ? undefined : get.ratio >= TARGETS.get && get.errors === 0,
@@ -221,6 +265,7 @@ async function main(): Promise<void> {
     startEmpty: startEmptyMs === null ? undefined : startEmptyMs < TARGETS.startEmptyMs,
     startRestart: startRestartMs === null ? undefined : startRestartMs < TARGETS.startRestartMs,
     tokenGet: tokenToCertificate === undefined ? undefined : tokenToCertificate >= TARGETS.tokenToCertificate && getToken?.errors === 0,
+    rbacGet: rbacToAdmin === undefined ? undefined : rbacToAdmin >= TARGETS.rbacToAdmin && getRbac?.errors === 0,
   };
   console.log('\ntargets:');
   console.log(`  GET    >= ${TARGETS.get * 100}% of trivial:   ${verdict(met.get)}`);
@@ -228,11 +273,13 @@ async function main(): Promise<void> {
   console.log(
     `  GET with a token >= ${TARGETS.tokenToCertificate * 100}% of GET with the certificate (${tokenToCertificate ?? 'n/a'}): ${verdict(met.tokenGet)}`,
   );
+  console.log(`  GET as an RBAC user >= ${TARGETS.rbacToAdmin * 100}% of GET as admin, both by token (${rbacToAdmin ?? 'n/a'}): ${verdict(met.rbacGet)}`);
   console.log(`  ready  < ${TARGETS.startEmptyMs} ms (empty):      ${verdict(met.startEmpty)}`);
   console.log(`  ready  < ${TARGETS.startRestartMs} ms (restart):     ${verdict(met.startRestart)}`);
   for (const [name, r] of [
     ['get', orch?.get],
     ['get with token', orch?.getToken],
+    ['get as an RBAC user', orch?.getRbac],
     ['create', orch?.create],
   ] as const) {
     if (r?.firstError) console.log(`  note: ${name} had unexpected answers, first: ${r.firstError}`);
@@ -244,6 +291,8 @@ async function main(): Promise<void> {
       get,
       getToken,
       tokenToCertificate,
+      getRbac,
+      rbacToAdmin,
       create,
       startEmptyMs,
       startRestartMs,

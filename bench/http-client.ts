@@ -8,9 +8,13 @@ export interface Reply {
 }
 
 /** Sends one request on a fresh connection; rejects only on transport errors or timeout. */
-export function requestOnce(url: string, opts: { method?: string; body?: string; tls?: TlsMaterial; insecure?: boolean; timeoutMs?: number }): Promise<Reply> {
+export function requestOnce(
+  url: string,
+  opts: { method?: string; body?: string; tls?: TlsMaterial; insecure?: boolean; timeoutMs?: number; authorization?: string },
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { accept: 'application/json' };
+    if (opts.authorization !== undefined) headers.authorization = opts.authorization;
     if (opts.body !== undefined) {
       headers['content-type'] = 'application/json';
       headers['content-length'] = Buffer.byteLength(opts.body);

@@ -26,13 +26,15 @@ process.on('SIGUSR2', () => {
   });
 });
 
-// A static bearer token of an admin, so GET with a token can be compared with GET with the certificate.
+// Static bearer tokens: an admin's, so GET with a token can be compared with GET with the
+// certificate, and a plain user's, whom RBAC must authorize (the benchmark binds it).
 const token = randomBytes(24).toString('hex');
+const readerToken = randomBytes(24).toString('hex');
 const tokenAuthFile = join(dataDir, 'tokens.csv');
-writeFileSync(tokenAuthFile, `${token},bench-admin,1,system:masters\n`, { mode: 0o600 });
+writeFileSync(tokenAuthFile, `${token},bench-admin,1,system:masters\n${readerToken},bench-reader,2\n`, { mode: 0o600 });
 // The API server is what is measured: no scheduler writing statuses and events for the pods benchmarks create.
 const cp = await startControlPlane({ dataDir, securePort: 0, storageBackend: 'sqlite', verbosity: 0, tokenAuthFile, scheduler: false });
-process.stdout.write(`READY ${JSON.stringify({ url: cp.url, caPem: cp.caPem, certPem: cp.adminCertPem, keyPem: cp.adminKeyPem, token })}\n`);
+process.stdout.write(`READY ${JSON.stringify({ url: cp.url, caPem: cp.caPem, certPem: cp.adminCertPem, keyPem: cp.adminKeyPem, token, readerToken })}\n`);
 
 let stopping = false;
 process.on('SIGTERM', () => {

@@ -55,7 +55,10 @@ export interface ControlPlaneOptions {
   oidc?: OidcOptions;
   /** The authenticating proxy (`--requestheader-*`): its CA, allowed CNs and header names. */
   requestHeader?: RequestHeaderOptions;
-  /** Requests without credentials are `system:anonymous` instead of 401 (`--anonymous-auth`). Default false. */
+  /**
+   * Requests without credentials are `system:anonymous` (authorization decides) instead of 401
+   * (`--anonymous-auth`). Default true, as upstream; off under AlwaysAllow.
+   */
   anonymousAuth?: boolean;
   /**
    * Authorization modes after `system:masters` (`--authorization-mode` and its files). Default
@@ -75,8 +78,8 @@ export interface ControlPlaneOptions {
   /**
    * Whose credentials the in-process scheduler uses: `scheduler` is its own client certificate
    * (user `system:orch-scheduler`, compat `system:kube-scheduler`, no groups), what upstream
-   * runs; `admin` is the admin certificate. TODO(issue 13): default to `scheduler` once RBAC
-   * grants the bootstrap role `system:kube-scheduler`; until then only system:masters is allowed.
+   * runs, authorized by the bootstrap policy's scheduler role; `admin` is the admin certificate,
+   * for clusters whose authorization modes grant the scheduler nothing. Default `scheduler`.
    */
   schedulerIdentity?: 'scheduler' | 'admin';
   /** The in-process scheduler's client rate limit; default upstream's clientConnection (50 qps, burst 100). */

@@ -18,6 +18,7 @@ import { RestClient } from '../client/rest-client.js';
 import { NamespaceController } from '../controllers/namespace-controller.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
 import { startInProcessScheduler } from './in-process-scheduler.js';
+import { type AuthorizationSettings, DEFAULT_AUTHORIZATION_MODES } from '../server/authorization-config.js';
 import type { ControlPlane, ControlPlaneOptions } from './control-plane-types.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { explainListenError } from './startup-errors.js';
@@ -25,6 +26,21 @@ import { explainListenError } from './startup-errors.js';
 export type { ControlPlane, ControlPlaneOptions } from './control-plane-types.js';
 
 const FIVE_MINUTES = 5 * 60 * 1000;
+
+/**
+ * `--anonymous-auth` (upstream's default: on). Upstream refuses anonymous requests under
+ * AlwaysAllow, which would otherwise let anyone do anything, and says so.
+ */
+function anonymousAllowed(opts: ControlPlaneOptions, authorization: AuthorizationSettings): boolean {
+  const wanted = opts.anonymousAuth ?? true;
+  if (wanted && authorization.modes.includes('AlwaysAllow')) {
+    process.stderr.write(
+      'W AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer\n',
+    );
+    return false;
+  }
+  return wanted;
+}
 
 /** Opens the configured store under dataDir. */
 function openStore(opts: ControlPlaneOptions, dataDir: string): Store {
@@ -73,6 +89,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
   const stopCompactor = startCompactor(store, { intervalMs: opts.compactionIntervalMs ?? FIVE_MINUTES });
   undo.push(stopCompactor);
   const port = opts.securePort ?? 6443;
+  const authorization = opts.authorization ?? { modes: DEFAULT_AUTHORIZATION_MODES };
   const server = await startApiServer({
     brand,
     store,
@@ -83,15 +100,14 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     clientCaPem: opts.clientCaPem ?? pki.caCertPem,
     authentication: {
       tokenAuthFile: opts.tokenAuthFile,
-      anonymousAuth: opts.anonymousAuth,
+      anonymousAuth: anonymousAllowed(opts, authorization),
       requestHeader: opts.requestHeader,
       enableBootstrapTokenAuth: opts.enableBootstrapTokenAuth,
       webhook: opts.authenticationTokenWebhook,
       serviceAccounts: opts.serviceAccounts,
       oidc: opts.oidc,
     },
-    // TODO(issue 13): default to DEFAULT_AUTHORIZATION_MODES once RBAC and Node are built.
-    authorization: opts.authorization,
+    authorization,
     eventTtlMs: opts.eventTtlMs ?? 60 * 60 * 1000,
     serviceClusterIPRange: opts.serviceClusterIPRange,
     serviceNodePortRange: opts.serviceNodePortRange,

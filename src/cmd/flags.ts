@@ -157,13 +157,13 @@ export function apiServerCommand(name: string, description: string): Command {
     .option('--requestheader-extra-headers-prefix <prefixes>', 'request header prefixes of extra user attributes (e.g. X-Remote-Extra-)', list, [])
     .option(
       '--anonymous-auth [bool]',
-      'requests without credentials are system:anonymous (authorization decides) instead of 401; off until RBAC serves the public-info role',
+      'requests without credentials are system:anonymous (authorization decides: the public-info role lets them read /healthz, /livez, /readyz, /version) instead of 401; off under AlwaysAllow',
       goBoolFlag,
-      false,
+      true,
     )
     .option(
       '--authorization-mode <modes>',
-      "ordered modes that authorize requests, the first allow or deny is final: AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node (upstream's bare default is AlwaysAllow; orch defaults to what real clusters set)",
+      "ordered modes that authorize requests, the first allow or deny is final: AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node (default Node,RBAC, what real clusters set; upstream's bare default is AlwaysAllow)",
       list,
     )
     .option('--authorization-policy-file <file>', 'ABAC policy: one JSON policy object per line (with --authorization-mode ABAC)')
@@ -263,9 +263,7 @@ function oidcFromFlags(flags: ParsedFlags): OidcOptions | undefined {
 }
 
 /** The authorization settings of the --authorization-* flags; throws upstream's validation errors. */
-function authorizationFromFlags(flags: ParsedFlags): AuthorizationSettings | undefined {
-  // TODO(issue 13): absent means DEFAULT_AUTHORIZATION_MODES once RBAC and Node are built.
-  if (flags.authorizationMode === undefined && DEFAULT_AUTHORIZATION_MODES.length > 0) return undefined;
+function authorizationFromFlags(flags: ParsedFlags): AuthorizationSettings {
   const modes = flags.authorizationMode ?? [...DEFAULT_AUTHORIZATION_MODES];
   const errors = validateAuthorizationSettings({ modes, policyFile: flags.authorizationPolicyFile, webhookConfigFile: flags.authorizationWebhookConfigFile });
   if (errors.length > 0) throw new Error(errors.join('\n'));

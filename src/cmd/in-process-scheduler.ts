@@ -25,8 +25,7 @@ export function schedulerUser(brand: Brand): string {
 
 /** Starts the scheduler against the control plane at url; it runs without leader election (the data-dir lock already makes it the only one). */
 export async function startInProcessScheduler(a: { opts: ControlPlaneOptions; brand: Brand; url: string; pki: PkiMaterial }): Promise<InProcessScheduler> {
-  // TODO(issue 13): default to 'scheduler' once authorization grants system:kube-scheduler its role.
-  const identity = a.opts.schedulerIdentity ?? 'admin';
+  const identity = a.opts.schedulerIdentity ?? 'scheduler';
   const credentials =
     identity === 'scheduler'
       ? await issueClientCertificate(a.pki.caCertPem, a.pki.caKeyPem, schedulerUser(a.brand), [])
