@@ -68,10 +68,14 @@ test('validation: unique names and one common queue sort', () => {
     qs.map((e) => [e.field, e.detail]),
     [['profiles[1].plugins.queueSort', 'has to match for all profiles']],
   );
+  // Upstream 1.21 compares queue-sort args only for the plugin the first profile names explicitly.
   const args = validateConfiguration({
-    profiles: [{ schedulerName: 'a' }, { schedulerName: 'b', pluginConfig: [{ name: 'PrioritySort', args: { x: 1 } }] }],
+    profiles: [
+      { schedulerName: 'a', plugins: { queueSort: { enabled: [{ name: 'PrioritySort' }] } } },
+      { schedulerName: 'b', plugins: { queueSort: { enabled: [{ name: 'PrioritySort' }] } }, pluginConfig: [{ name: 'PrioritySort', args: { x: 1 } }] },
+    ],
   });
   assert.equal(args.length, 1);
-  assert.equal(args[0].field, 'profiles[1].pluginConfig');
+  assert.equal(args[0].field, 'profiles[1].pluginConfig.args');
   assert.equal(validateConfiguration({ percentageOfNodesToScore: 101 })[0].detail, 'not in valid range [0-100]');
 });
