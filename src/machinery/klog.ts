@@ -244,7 +244,7 @@ function callerOf(depth: number): Caller {
   const own = frames.findIndex((f) => !f.includes('/machinery/klog.'));
   const frame = frames[(own < 0 ? 0 : own) + Math.max(0, depth - 2)] ?? '';
   const m = /\(?(?:file:\/\/)?([^()\s]+):(\d+):\d+\)?\s*$/.exec(frame);
-  return m ? { file: m[1].replace(/\.js$/, '.ts').replace('/dist/src/', '/src/'), line: Number(m[2]) } : { file: '???', line: 1 };
+  return m ? { file: m[1], line: Number(m[2]) } : { file: '???', line: 1 };
 }
 
 function textValue(v: unknown): string {

@@ -144,7 +144,10 @@ export class Metric {
 
   /** The family in the text format ('' when it has no series or is not shown). */
   expose(): string {
-    if (!this.registry.isShown(this.opts) || this.series.size === 0) return '';
+    if (!this.registry.isShown(this.opts)) return '';
+    // A metric without labels exists from its registration (client_golang shows it at zero).
+    if (this.labelNames.length === 0 && this.series.size === 0) this.get([]);
+    if (this.series.size === 0) return '';
     const { name } = this.opts;
     let out = `# HELP ${name} ${escapeHelp(this.registry.helpText(this.opts))}\n# TYPE ${name} ${this.type}\n`;
     const rows = [...this.series.values()].sort((a, b) => compareLabels(a.labels, b.labels));
