@@ -110,7 +110,8 @@ describe('--help and --version', () => {
     for (const [flag, def] of SPEC_FLAGS) {
       const entry = entries.find((e) => new RegExp(`^ {2}(-\\w, )?${flag}(?=[ ,])`).test(e.trimEnd().replace(/^\n/, '')));
       assert.ok(entry, `--help lists ${flag}`);
-      if (def !== '') assert.match(entry.replace(/\s+/g, ' '), new RegExp(`[(, ]default: ${def.replace(/[[\]().*+?^$|\\/]/g, '\\$&')}\\)`), `${flag} shows default ${def}`);
+      if (def !== '')
+        assert.match(entry.replace(/\s+/g, ' '), new RegExp(`[(, ]default: ${def.replace(/[[\]().*+?^$|\\/]/g, '\\$&')}\\)`), `${flag} shows default ${def}`);
     }
     assert.match(r.stdout, /-v, --v <int>/);
   });
@@ -147,10 +148,7 @@ describe('configuration file', () => {
     assert.equal(cfg.enableContentionProfiling, true);
     assert.equal(cfg.podMaxBackoffSeconds, 10);
     assert.equal(cfg.profiles[0].schedulerName, 'mine');
-    assert.deepEqual(
-      cfg.profiles[0].plugins.queueSort,
-      { enabled: [{ name: 'PrioritySort', weight: 0 }], disabled: [{ name: '*', weight: 0 }] },
-    );
+    assert.deepEqual(cfg.profiles[0].plugins.queueSort, { enabled: [{ name: 'PrioritySort', weight: 0 }], disabled: [{ name: '*', weight: 0 }] });
     const preemption = cfg.profiles[0].pluginConfig.find((p: { name: string }) => p.name === 'DefaultPreemption');
     assert.deepEqual(preemption.args, {
       apiVersion: 'kubescheduler.config.orch.io/v1beta1',
@@ -186,11 +184,7 @@ describe('configuration file', () => {
       `${HEADER}profiles:\n- schedulerName: a\n  plugins:\n    filter:\n      enabled:\n      - name: X\n        bogus: 2\n`,
       /v1beta1\.KubeSchedulerConfiguration\.Profiles: \[\]v1beta1\.KubeSchedulerProfile: v1beta1\.KubeSchedulerProfile\.Plugins: v1beta1\.Plugins\.Filter: v1beta1\.PluginSet\.Enabled: \[\]v1beta1\.Plugin: v1beta1\.Plugin\.ReadObject: found unknown field: bogus/,
     ],
-    [
-      'a field in the wrong case',
-      `${HEADER}Parallelism: 4\n`,
-      /found unknown field: Parallelism/,
-    ],
+    ['a field in the wrong case', `${HEADER}Parallelism: 4\n`, /found unknown field: Parallelism/],
     ['two profiles with the same name', `${HEADER}profiles:\n- schedulerName: a\n- schedulerName: a\n`, 'profiles[1].schedulerName: Duplicate value: "a"'],
     [
       'profiles with different queue sorts',
@@ -232,8 +226,16 @@ describe('configuration file', () => {
       `${HEADER}extenders:\n- urlPrefix: http://a\n  bindVerb: bind\n- urlPrefix: http://b\n  bindVerb: bind\n`,
       'extenders: Invalid value: "found 2 extenders implementing bind": only one extender can implement bind',
     ],
-    ['a value of the wrong type', `${HEADER}parallelism: many\n`, 'json: cannot unmarshal string into Go struct field KubeSchedulerConfiguration.parallelism of type int32'],
-    ['another group', 'apiVersion: kubescheduler.config.k8s.io/v1beta1\nkind: KubeSchedulerConfiguration\n', 'no kind "KubeSchedulerConfiguration" is registered for version "kubescheduler.config.k8s.io/v1beta1"'],
+    [
+      'a value of the wrong type',
+      `${HEADER}parallelism: many\n`,
+      'json: cannot unmarshal string into Go struct field KubeSchedulerConfiguration.parallelism of type int32',
+    ],
+    [
+      'another group',
+      'apiVersion: kubescheduler.config.k8s.io/v1beta1\nkind: KubeSchedulerConfiguration\n',
+      'no kind "KubeSchedulerConfiguration" is registered for version "kubescheduler.config.k8s.io/v1beta1"',
+    ],
     ['no kind', 'apiVersion: kubescheduler.config.orch.io/v1beta1\n', `Object 'Kind' is missing in '{"apiVersion":"kubescheduler.config.orch.io/v1beta1"}'`],
   ];
   for (const [what, text, message] of invalid) {
@@ -340,7 +342,10 @@ describe('deprecated flags', () => {
         kind: 'Policy',
         apiVersion: 'v1',
         predicates: [{ name: 'PodFitsResources' }, { name: 'MatchNodeSelector' }],
-        priorities: [{ name: 'LeastRequestedPriority', weight: 2 }, { name: 'EqualPriority', weight: 1 }],
+        priorities: [
+          { name: 'LeastRequestedPriority', weight: 2 },
+          { name: 'EqualPriority', weight: 1 },
+        ],
       }),
     );
     const out = join(dir, 'policy-out.yaml');

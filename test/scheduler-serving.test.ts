@@ -137,7 +137,10 @@ describe('secure port', () => {
     const r = await get('/metrics', { token: 'admintoken' });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.headers['content-type'], 'text/plain; version=0.0.4; charset=utf-8');
-    assert.match(r.text, /^# HELP scheduler_preemption_attempts_total \[ALPHA\] Total preemption attempts in the cluster till now\n# TYPE scheduler_preemption_attempts_total counter\nscheduler_preemption_attempts_total 0$/m);
+    assert.match(
+      r.text,
+      /^# HELP scheduler_preemption_attempts_total \[ALPHA\] Total preemption attempts in the cluster till now\n# TYPE scheduler_preemption_attempts_total counter\nscheduler_preemption_attempts_total 0$/m,
+    );
     assert.match(r.text, /^scheduler_scheduling_algorithm_duration_seconds_bucket\{le="0\.001"\} 0$/m);
     assert.match(r.text, /^scheduler_scheduling_algorithm_duration_seconds_bucket\{le="16\.384"\} 0$/m);
     // Deprecated since 1.19: hidden without --show-hidden-metrics-for-version.
@@ -152,7 +155,15 @@ describe('secure port', () => {
   test('an unknown bearer token is 401', async () => {
     const r = await get('/metrics', { token: 'nobody' });
     assert.equal(r.status, 401);
-    assert.deepEqual(JSON.parse(r.text), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+    assert.deepEqual(JSON.parse(r.text), {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'Unauthorized',
+      reason: 'Unauthorized',
+      code: 401,
+    });
   });
 
   test('/configz shows the effective configuration', async () => {

@@ -49,4 +49,3 @@ export function collect(value: string, previous: string[]): string[] {
 export function list(value: string, previous: string[]): string[] {
   return [...previous, ...value.split(',').filter((v) => v !== '')];
 }
-

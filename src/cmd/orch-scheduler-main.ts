@@ -92,12 +92,29 @@ async function run(setup: SchedulerSetup): Promise<void> {
   try {
     if (setup.secure) {
       const s = setup.secure;
-      const pair = await servingCertificate({ certFile: s.certFile, keyFile: s.keyFile, certDir: s.certDir, pairName: `${setup.brand.word}-scheduler`, bindAddress: s.bindAddress });
+      const pair = await servingCertificate({
+        certFile: s.certFile,
+        keyFile: s.keyFile,
+        certDir: s.certDir,
+        pairName: `${setup.brand.word}-scheduler`,
+        bindAddress: s.bindAddress,
+      });
       const authenticator = await delegatedAuthentication({ ...setup.authentication, brand: setup.brand });
       const authorizer = delegatedAuthorization({ ...setup.authorization, brand: setup.brand });
       const handler = componentHandler({ ...endpoints, metrics: registry });
       const server = await startSecureServing(
-        { bindAddress: s.bindAddress, port: s.port, certPem: pair.certPem, keyPem: pair.keyPem, sni: s.sni, ciphers: s.ciphers, minVersion: s.minVersion, http2MaxStreams: s.http2MaxStreams, authenticator, authorizer },
+        {
+          bindAddress: s.bindAddress,
+          port: s.port,
+          certPem: pair.certPem,
+          keyPem: pair.keyPem,
+          sni: s.sni,
+          ciphers: s.ciphers,
+          minVersion: s.minVersion,
+          http2MaxStreams: s.http2MaxStreams,
+          authenticator,
+          authorizer,
+        },
         handler,
       ).catch((e) => {
         throw explainListenError(e, { bindAddress: s.bindAddress, port: s.port });
@@ -129,7 +146,15 @@ async function run(setup: SchedulerSetup): Promise<void> {
       runtime = await startScheduler({
         config: setup.completed,
         configuration: setup.configuration,
-        client: { kubeconfig: cc.kubeconfig, master: setup.master, qps: cc.qps, burst: cc.burst, contentType: cc.contentType, acceptContentTypes: cc.acceptContentTypes, userAgent: 'scheduler' },
+        client: {
+          kubeconfig: cc.kubeconfig,
+          master: setup.master,
+          qps: cc.qps,
+          burst: cc.burst,
+          contentType: cc.contentType,
+          acceptContentTypes: cc.acceptContentTypes,
+          userAgent: 'scheduler',
+        },
         brand: setup.brand,
         metrics,
         featureGates: setup.featureGates,

@@ -19,7 +19,14 @@ import type { LoggingOptions } from '../machinery/klog.js';
 import { type MetricsSettings, validateShowHiddenMetricsVersion } from '../machinery/metrics.js';
 import { type FieldError, invalid, required } from '../machinery/status.js';
 import { readKubeconfig } from '../pki/kubeconfig-read.js';
-import { type CompletedConfiguration, completeConfiguration, joinHostPort, type SchedulerNaming, schedulerNaming, splitHostPort } from '../scheduler/config/complete.js';
+import {
+  type CompletedConfiguration,
+  completeConfiguration,
+  joinHostPort,
+  type SchedulerNaming,
+  schedulerNaming,
+  splitHostPort,
+} from '../scheduler/config/complete.js';
 import { ConfigDecodeError, decodeConfiguration } from '../scheduler/config/decode.js';
 import { type PolicyDocument, policyProfile, withProvider } from '../scheduler/config/legacy-policy.js';
 import type { KubeSchedulerConfiguration } from '../scheduler/config/types.js';
@@ -161,7 +168,10 @@ export function deprecationWarnings(cmd: Command): string[] {
   const out: string[] = [];
   for (const [flag, msg] of DEPRECATED_FLAGS) if (given(cmd, flag)) out.push(`Flag --${flag} has been deprecated, ${msg}`);
   for (const old of ['kube-api-content-type', 'kube-api-qps', 'kube-api-burst']) {
-    if (given(cmd, old)) out.push(`Flag --${old} has been deprecated, use --${old.replace('kube-', 'orch-')}; This parameter is ignored if a config file is specified in --config.`);
+    if (given(cmd, old))
+      out.push(
+        `Flag --${old} has been deprecated, use --${old.replace('kube-', 'orch-')}; This parameter is ignored if a config file is specified in --config.`,
+      );
   }
   return out;
 }
@@ -208,9 +218,11 @@ function algorithmSource(f: SchedulerFlags, brand: Brand): PolicySource {
 /** Options.Validate's checks of the flags themselves (the configuration's own checks come with it). */
 function validateFlags(f: SchedulerFlags): string[] {
   const errs: string[] = [];
-  if (f.securePort < 0 || f.securePort > 65535) errs.push(`--secure-port ${f.securePort} must be between 0 and 65535, inclusive. 0 for turning off secure port`);
+  if (f.securePort < 0 || f.securePort > 65535)
+    errs.push(`--secure-port ${f.securePort} must be between 0 and 65535, inclusive. 0 for turning off secure port`);
   if (f.port < 0 || f.port > 65535) errs.push(`--port ${f.port} must be between 0 and 65535, inclusive. 0 for turning off insecure (HTTP) port`);
-  if (isIP(f.bindAddress) === 0 && f.bindAddress !== '') errs.push(`invalid argument ${JSON.stringify(f.bindAddress)} for "--bind-address" flag: failed to parse IP: ${JSON.stringify(f.bindAddress)}`);
+  if (isIP(f.bindAddress) === 0 && f.bindAddress !== '')
+    errs.push(`invalid argument ${JSON.stringify(f.bindAddress)} for "--bind-address" flag: failed to parse IP: ${JSON.stringify(f.bindAddress)}`);
   if (isIP(f.address) === 0) errs.push(`invalid argument ${JSON.stringify(f.address)} for "--address" flag: failed to parse IP: ${JSON.stringify(f.address)}`);
   const fieldErrs: FieldError[] = [];
   if (f.useLegacyPolicyConfig && !f.policyConfigFile) fieldErrs.push(required('policyConfigFile', 'required when --use-legacy-policy-config is true'));
@@ -255,7 +267,8 @@ function configurationFromFlags(cmd: Command, f: SchedulerFlags, naming: Schedul
     profiles: [{ schedulerName: f.schedulerName }],
   };
   const profile = cfg.profiles?.[0];
-  if (profile && f.hardPodAffinitySymmetricWeight !== 1) profile.pluginConfig = [{ name: 'InterPodAffinity', args: { hardPodAffinityWeight: f.hardPodAffinitySymmetricWeight } }];
+  if (profile && f.hardPodAffinitySymmetricWeight !== 1)
+    profile.pluginConfig = [{ name: 'InterPodAffinity', args: { hardPodAffinityWeight: f.hardPodAffinitySymmetricWeight } }];
   const addr = f.port === 0 ? '' : joinHostPort(f.address, String(f.port));
   cfg.healthzBindAddress = addr;
   cfg.metricsBindAddress = addr;
@@ -270,7 +283,12 @@ function emptyProfiles(cfg: KubeSchedulerConfiguration): boolean {
 }
 
 /** Reads the policy of a file or ConfigMap (v1 Policy); throws upstream's errors. */
-async function readPolicy(source: { file: string } | { configMap: { name: string; namespace: string } }, kubeconfig: string, master: string | undefined, brand: Brand): Promise<PolicyDocument> {
+async function readPolicy(
+  source: { file: string } | { configMap: { name: string; namespace: string } },
+  kubeconfig: string,
+  master: string | undefined,
+  brand: Brand,
+): Promise<PolicyDocument> {
   let text: string;
   if ('file' in source) {
     try {
@@ -284,7 +302,12 @@ async function readPolicy(source: { file: string } | { configMap: { name: string
       const conn = readKubeconfig(kubeconfig);
       const server = (master || conn.server).replace(/\/$/, '');
       const agent = new https.Agent({ ca: conn.caPem, cert: conn.certPem, key: conn.keyPem, rejectUnauthorized: !conn.insecureSkipTlsVerify });
-      const cm = (await getJson(`${server}/api/v1/namespaces/${namespace}/configmaps/${name}`, agent, 10_000, conn.token ? { authorization: `Bearer ${conn.token}` } : {})) as {
+      const cm = (await getJson(
+        `${server}/api/v1/namespaces/${namespace}/configmaps/${name}`,
+        agent,
+        10_000,
+        conn.token ? { authorization: `Bearer ${conn.token}` } : {},
+      )) as {
         data?: Record<string, unknown>;
       };
       agent.destroy();
@@ -305,7 +328,8 @@ async function readPolicy(source: { file: string } | { configMap: { name: string
   }
   const p = (policy ?? {}) as PolicyDocument;
   const known = new Set(['v1', `kubescheduler.config.${brand.domain}/v1`]);
-  if (p.kind !== 'Policy' || !known.has(p.apiVersion ?? '')) throw new Error(`invalid policy: no kind "${p.kind ?? ''}" is registered for version "${p.apiVersion ?? ''}"`);
+  if (p.kind !== 'Policy' || !known.has(p.apiVersion ?? ''))
+    throw new Error(`invalid policy: no kind "${p.kind ?? ''}" is registered for version "${p.apiVersion ?? ''}"`);
   return p;
 }
 

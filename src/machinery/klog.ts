@@ -91,7 +91,10 @@ class Logger {
     this.vmodule = this.opts.vmodule.map((pair) => {
       const eq = pair.lastIndexOf('=');
       const pattern = pair.slice(0, eq);
-      const glob = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+      const glob = pattern
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.');
       return { re: new RegExp(`^${glob}$`), level: Number(pair.slice(eq + 1)) };
     });
   }
@@ -145,7 +148,9 @@ class Logger {
     const now = new Date();
     const redacted = this.opts.sanitization ? redaction(kv) : undefined;
     const line =
-      this.opts.format === 'json' ? jsonLine(now, caller, level, redacted ?? msg, redacted ? undefined : kv, err, sev) : this.textLine(sev, now, caller, redacted ?? msg, redacted ? undefined : kv, err);
+      this.opts.format === 'json'
+        ? jsonLine(now, caller, level, redacted ?? msg, redacted ? undefined : kv, err, sev)
+        : this.textLine(sev, now, caller, redacted ?? msg, redacted ? undefined : kv, err);
     if (this.opts.format === 'json') {
       // Non-text formats ignore the destination flags: every line goes to standard output.
       this.stdout(line);

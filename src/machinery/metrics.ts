@@ -128,7 +128,7 @@ export class Metric {
   /** Histogram: one observation. */
   observe(values: readonly string[], v: number): void {
     const s = this.get(values);
-    if (!s || !s.counts) return;
+    if (!s?.counts) return;
     const buckets = this.opts.buckets ?? [];
     let i = 0;
     while (i < buckets.length && v > buckets[i]) i++;
@@ -184,7 +184,8 @@ const escapeLabel = (s: string) => s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n'
 export function validateShowHiddenMetricsVersion(current: { major: number; minor: number }, value: string | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
   const previous = `${current.major}.${current.minor - 1}`;
-  if (value !== previous) return `--show-hidden-metrics-for-version must be omitted or have the value '${previous}'. Only the previous minor version is allowed`;
+  if (value !== previous)
+    return `--show-hidden-metrics-for-version must be omitted or have the value '${previous}'. Only the previous minor version is allowed`;
   return undefined;
 }
 

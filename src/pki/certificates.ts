@@ -320,6 +320,8 @@ export async function generateSelfSignedServing(host: string, ips: readonly stri
     ...unique([...(hostIsIp ? [] : [host]), ...dns]).map((value) => ({ type: 'dns' as const, value })),
     ...unique([...(hostIsIp ? [host] : []), ...ips]).map((value) => ({ type: 'ip' as const, value })),
   ];
-  const leaf = await issueLeaf(x509, ca, [{ CN: [`${host}@${stamp}`] }], x509.ExtendedKeyUsage.serverAuth, [new x509.SubjectAlternativeNameExtension(names, false)]);
+  const leaf = await issueLeaf(x509, ca, [{ CN: [`${host}@${stamp}`] }], x509.ExtendedKeyUsage.serverAuth, [
+    new x509.SubjectAlternativeNameExtension(names, false),
+  ]);
   return { certPem: `${leaf.certPem}${ca.certPem}`, keyPem: leaf.keyPem };
 }

@@ -69,8 +69,12 @@ export async function delegatedAuthentication(opts: DelegatedAuthenticationOptio
   let connection: KubeconfigConnection | undefined;
   if (opts.kubeconfig) connection = readKubeconfig(opts.kubeconfig);
   else {
-    klog.warning(`No authentication-kubeconfig provided in order to lookup client-ca-file in configmap/${CONFIGMAP} in ${ns}, so client certificate authentication won't work.`);
-    klog.warning(`No authentication-kubeconfig provided in order to lookup requestheader-client-ca-file in configmap/${CONFIGMAP} in ${ns}, so request-header client certificate authentication won't work.`);
+    klog.warning(
+      `No authentication-kubeconfig provided in order to lookup client-ca-file in configmap/${CONFIGMAP} in ${ns}, so client certificate authentication won't work.`,
+    );
+    klog.warning(
+      `No authentication-kubeconfig provided in order to lookup requestheader-client-ca-file in configmap/${CONFIGMAP} in ${ns}, so request-header client certificate authentication won't work.`,
+    );
   }
   if (connection && !opts.skipLookup && (!material.clientCaPem || !material.requestHeader)) {
     try {
@@ -106,11 +110,21 @@ export async function delegatedAuthentication(opts: DelegatedAuthenticationOptio
 
 /** Reads what the flags left out from the API server's ConfigMap (NotFound: nothing to add). */
 async function lookupMissing(connection: KubeconfigConnection, ns: string, material: Material): Promise<void> {
-  const agent = new https.Agent({ ca: connection.caPem, cert: connection.certPem, key: connection.keyPem, rejectUnauthorized: !connection.insecureSkipTlsVerify });
+  const agent = new https.Agent({
+    ca: connection.caPem,
+    cert: connection.certPem,
+    key: connection.keyPem,
+    rejectUnauthorized: !connection.insecureSkipTlsVerify,
+  });
   const base = connection.server.replace(/\/$/, '');
   let cm: unknown;
   try {
-    cm = await getJson(`${base}/api/v1/namespaces/${ns}/configmaps/${CONFIGMAP}`, agent, 10_000, connection.token ? { authorization: `Bearer ${connection.token}` } : {});
+    cm = await getJson(
+      `${base}/api/v1/namespaces/${ns}/configmaps/${CONFIGMAP}`,
+      agent,
+      10_000,
+      connection.token ? { authorization: `Bearer ${connection.token}` } : {},
+    );
   } catch (e) {
     const status = (e as { status?: number }).status;
     if (status === 404) return;

@@ -15,7 +15,7 @@ import { AuthenticationFailure, type Authenticator } from '../auth/authn/authent
 import { refusal } from '../auth/authz/refusal.js';
 import type { Attributes, Authorizer } from '../machinery/authorization.js';
 import { klog } from '../machinery/klog.js';
-import { internalError, StatusError, unauthorized } from '../machinery/status.js';
+import { internalError, type StatusError, unauthorized } from '../machinery/status.js';
 import { checkPair } from '../pki/check.js';
 import { generateSelfSignedServing } from '../pki/certificates.js';
 import { type ServingHandler, type ServingResponse, write } from './component-handler.js';
@@ -137,7 +137,12 @@ export function startSecureServing(cfg: SecureServingConfig, handler: ServingHan
   return listen(server, cfg.bindAddress, cfg.port);
 }
 
-async function serveAuthenticated(cfg: SecureServingConfig, handler: ServingHandler, req: http2.Http2ServerRequest | http.IncomingMessage, res: ServingResponse): Promise<void> {
+async function serveAuthenticated(
+  cfg: SecureServingConfig,
+  handler: ServingHandler,
+  req: http2.Http2ServerRequest | http.IncomingMessage,
+  res: ServingResponse,
+): Promise<void> {
   let user: Attributes['user'] | undefined;
   try {
     user = await cfg.authenticator.authenticate({ headers: req.headers, rawHeaders: req.rawHeaders, socket: req.socket as TLSSocket });

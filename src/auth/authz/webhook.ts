@@ -52,7 +52,13 @@ export function subjectAccessReviewAuthorizer(opts: SubjectAccessReviewOptions):
   const poster = webhookPoster(opts.connection, { attemptTimeoutMs: opts.attemptTimeoutMs, backoff: opts.backoff, path: opts.path });
   const cache = new Map<string, { answer: Authorization; expires: number }>();
   const review = async (spec: Record<string, unknown>): Promise<Authorization> => {
-    const result = await poster.post({ apiVersion: opts.apiVersion, kind: 'SubjectAccessReview', metadata: { creationTimestamp: null }, spec, status: { allowed: false } });
+    const result = await poster.post({
+      apiVersion: opts.apiVersion,
+      kind: 'SubjectAccessReview',
+      metadata: { creationTimestamp: null },
+      spec,
+      status: { allowed: false },
+    });
     if (!result.ok) return { decision: 'no-opinion', reason: '', error: result.error };
     const status = (result.body as { status?: Record<string, unknown> } | undefined)?.status ?? {};
     const reason = typeof status.reason === 'string' ? status.reason : '';

@@ -56,10 +56,12 @@ test('validation: unique names and one common queue sort', () => {
     dup.map((e) => [e.type, e.field]),
     [['FieldValueDuplicate', 'profiles[1].schedulerName']],
   );
-  const missing = validateConfiguration({ profiles: [{}] });
+  // A lone unnamed profile is named by defaulting; among several, a name is required.
+  assert.deepEqual(validateConfiguration({ profiles: [{}] }), []);
+  const missing = validateConfiguration({ profiles: [{ schedulerName: 'a' }, {}] });
   assert.deepEqual(
     missing.map((e) => [e.type, e.field]),
-    [['FieldValueRequired', 'profiles[0].schedulerName']],
+    [['FieldValueRequired', 'profiles[1].schedulerName']],
   );
   const qs = validateConfiguration({
     profiles: [{ schedulerName: 'a' }, { schedulerName: 'b', plugins: { queueSort: { disabled: [{ name: '*' }], enabled: [{ name: 'Other' }] } } }],

@@ -154,7 +154,10 @@ export function decodeConfiguration(text: string, apiVersion: string): KubeSched
     throw e;
   }
   const json = goJson(doc);
-  if (!isPlainObject(doc)) throw new ConfigDecodeError(`couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonType(doc)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+  if (!isPlainObject(doc))
+    throw new ConfigDecodeError(
+      `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonType(doc)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
+    );
   const kind = typeof doc.kind === 'string' ? doc.kind : '';
   const version = typeof doc.apiVersion === 'string' ? doc.apiVersion : '';
   if (kind === '') throw new ConfigDecodeError(`Object 'Kind' is missing in '${json}'`);

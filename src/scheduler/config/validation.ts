@@ -93,7 +93,15 @@ function validatePluginConfig(path: string, prof: KubeSchedulerProfile): FieldEr
         if (pct < 0 || pct > 100) errs.push(invalid('minCandidateNodesPercentage', pct, 'not in valid range [0, 100]'));
         if (abs < 0) errs.push(invalid('minCandidateNodesAbsolute', abs, 'not in valid range [0, inf)'));
         if (pct === 0 && abs === 0)
-          errs.push(invalid('', new PrintedValue(`config.DefaultPreemptionArgs{TypeMeta:v1.TypeMeta{Kind:"", APIVersion:""}, MinCandidateNodesPercentage:0, MinCandidateNodesAbsolute:0}`), 'both minCandidateNodesPercentage and minCandidateNodesAbsolute cannot be zero'));
+          errs.push(
+            invalid(
+              '',
+              new PrintedValue(
+                `config.DefaultPreemptionArgs{TypeMeta:v1.TypeMeta{Kind:"", APIVersion:""}, MinCandidateNodesPercentage:0, MinCandidateNodesAbsolute:0}`,
+              ),
+              'both minCandidateNodesPercentage and minCandidateNodesAbsolute cannot be zero',
+            ),
+          );
         break;
       }
       case 'InterPodAffinity': {
@@ -130,7 +138,8 @@ function validateCommonQueueSort(profiles: readonly KubeSchedulerProfile[]): Fie
   const queueSortArgs = queueSortName ? profiles[0].pluginConfig?.find((pc) => pc.name === queueSortName)?.args : undefined;
   for (let i = 1; i < profiles.length; i++) {
     const curr = profiles[i].plugins?.queueSort;
-    if (!deepEqual(normalizeSet(canon), normalizeSet(curr))) errs.push(invalid(`profiles[${i}].plugins.queueSort`, goPluginSet(curr), 'has to match for all profiles'));
+    if (!deepEqual(normalizeSet(canon), normalizeSet(curr)))
+      errs.push(invalid(`profiles[${i}].plugins.queueSort`, goPluginSet(curr), 'has to match for all profiles'));
     for (const pc of profiles[i].pluginConfig ?? []) {
       if (pc.name === queueSortName && !deepEqual(queueSortArgs ?? null, pc.args ?? null))
         errs.push(invalid(`profiles[${i}].pluginConfig.args`, pc.args, 'has to match for all profiles'));
@@ -161,7 +170,8 @@ function validateExtenders(cfg: KubeSchedulerConfiguration): FieldError[] {
   const managed = new Set<string>();
   (cfg.extenders ?? []).forEach((ext, i) => {
     const path = `extenders[${i}]`;
-    if ((ext.prioritizeVerb ?? '') !== '' && (ext.weight ?? 0) <= 0) errs.push(invalid(`${path}.weight`, ext.weight ?? 0, 'must have a positive weight applied to it'));
+    if ((ext.prioritizeVerb ?? '') !== '' && (ext.weight ?? 0) <= 0)
+      errs.push(invalid(`${path}.weight`, ext.weight ?? 0, 'must have a positive weight applied to it'));
     if ((ext.bindVerb ?? '') !== '') binders++;
     (ext.managedResources ?? []).forEach((r, j) => {
       if (managed.has(r.name)) errs.push(invalid(`${path}.managedResources[${j}].name`, r.name, 'duplicate extender managed resource name'));
