@@ -14,6 +14,9 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const OWN_FILE = fileURLToPath(import.meta.url);
 
 export type Severity = 'I' | 'W' | 'E' | 'F';
 const SEVERITY_RANK: Record<Severity, number> = { I: 0, W: 1, E: 2, F: 3 };
@@ -244,10 +247,10 @@ interface Caller {
 }
 
 // The source position `depth` frames above the logger's public method.
-function callerOf(depth: number): Caller {
+function callerOf(_depth: number): Caller {
   const frames = (new Error().stack ?? '').split('\n').slice(1);
-  const own = frames.findIndex((f) => !f.includes('/machinery/klog.'));
-  const frame = frames[(own < 0 ? 0 : own) + Math.max(0, depth - 2)] ?? '';
+  // The first frame outside this module is the caller of the logger's public method.
+  const frame = frames.find((f) => !f.includes(OWN_FILE)) ?? '';
   const m = /\(?(?:file:\/\/)?([^()\s]+):(\d+):\d+\)?\s*$/.exec(frame);
   return m ? { file: m[1], line: Number(m[2]) } : { file: '???', line: 1 };
 }

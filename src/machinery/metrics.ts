@@ -9,7 +9,8 @@
  * Pure and synchronous: the process updates it, a handler serves it.
  */
 
-export type MetricType = 'counter' | 'gauge' | 'histogram';
+/** A summary here has no quantile objectives (client_golang's default since v1): `_sum` and `_count` only. */
+export type MetricType = 'counter' | 'gauge' | 'histogram' | 'summary';
 
 export interface MetricOptions {
   name: string;
@@ -97,10 +98,8 @@ export class Metric {
     let s = this.series.get(key);
     if (!s) {
       s = { labels: allowed, value: 0 };
-      if (this.type === 'histogram') {
-        s.counts = new Array((this.opts.buckets ?? []).length + 1).fill(0);
-        s.sum = 0;
-      }
+      if (this.type === 'histogram') s.counts = new Array((this.opts.buckets ?? []).length + 1).fill(0);
+      if (this.type === 'histogram' || this.type === 'summary') s.sum = 0;
       this.series.set(key, s);
     }
     return s;
@@ -125,10 +124,15 @@ export class Metric {
     if (s) s.value += by;
   }
 
-  /** Histogram: one observation. */
+  /** Histogram or summary: one observation. */
   observe(values: readonly string[], v: number): void {
     const s = this.get(values);
-    if (!s?.counts) return;
+    if (!s) return;
+    if (!s.counts) {
+      s.sum = (s.sum ?? 0) + v;
+      s.value++;
+      return;
+    }
     const buckets = this.opts.buckets ?? [];
     let i = 0;
     while (i < buckets.length && v > buckets[i]) i++;
@@ -154,8 +158,13 @@ export class Metric {
     const sortedIdx = this.labelNames.map((n, i) => [n, i] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     for (const s of rows) {
       const pairs = sortedIdx.map(([n, i]) => `${n}="${escapeLabel(s.labels[i])}"`);
+      const suffix = pairs.length ? `{${pairs.join(',')}}` : '';
+      if (this.type === 'summary') {
+        out += `${name}_sum${suffix} ${goFloat(s.sum ?? 0)}\n${name}_count${suffix} ${s.value}\n`;
+        continue;
+      }
       if (this.type !== 'histogram') {
-        out += `${name}${pairs.length ? `{${pairs.join(',')}}` : ''} ${goFloat(s.value)}\n`;
+        out += `${name}${suffix} ${goFloat(s.value)}\n`;
         continue;
       }
       const buckets = this.opts.buckets ?? [];
@@ -165,7 +174,6 @@ export class Metric {
         out += `${name}_bucket{${[...pairs, `le="${goFloat(b)}"`].join(',')}} ${cumulative}\n`;
       });
       out += `${name}_bucket{${[...pairs, 'le="+Inf"'].join(',')}} ${s.value}\n`;
-      const suffix = pairs.length ? `{${pairs.join(',')}}` : '';
       out += `${name}_sum${suffix} ${goFloat(s.sum ?? 0)}\n${name}_count${suffix} ${s.value}\n`;
     }
     return out;
@@ -212,6 +220,9 @@ export class MetricsRegistry {
   }
   histogram(opts: MetricOptions): Metric {
     return this.register('histogram', opts);
+  }
+  summary(opts: MetricOptions): Metric {
+    return this.register('summary', opts);
   }
 
   /** Deprecated metrics are hidden once the current minor is past the deprecating one, unless shown on request. */

@@ -111,11 +111,10 @@ export function registerSchedulerMetrics(r: MetricsRegistry): SchedulerMetrics {
       help: 'Number of nodes, pods, and assumed (bound) pods in the scheduler cache.',
       labels: ['type'],
     }),
-    schedulingDuration: r.histogram({
+    schedulingDuration: r.summary({
       name: `${s}scheduling_duration_seconds`,
       help: 'Scheduling latency in seconds split by sub-parts of the scheduling operation',
       labels: ['operation'],
-      buckets: latency,
       deprecatedVersion: '1.19.0',
     }),
     predicateEvaluation: r.histogram({
