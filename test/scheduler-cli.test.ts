@@ -123,6 +123,33 @@ describe('--help and --version', () => {
   });
 });
 
+describe('logging', () => {
+  test('--logging-format=json writes JSON lines with ts, caller, msg, v and the key/values on standard output', async () => {
+    const out = join(dir, 'json-log.yaml');
+    const r = await runScheduler(['--logging-format=json', '--write-config-to', out]);
+    assert.equal(r.code, 0, r.stderr);
+    const line = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '');
+    assert.deepEqual(Object.keys(line), ['ts', 'caller', 'msg', 'v', 'file']);
+    assert.equal(line.msg, 'Wrote configuration');
+    assert.equal(line.file, out);
+  });
+
+  test("text lines have klog's header; --log-file collects them when not logging to stderr", async () => {
+    const log = join(dir, 'sched.log');
+    const r = await runScheduler(['--logtostderr=false', `--log-file=${log}`, '--write-config-to', join(dir, 'l.yaml')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /Wrote configuration/);
+    const text = await readFile(log, 'utf8');
+    assert.match(text, /^I\d{4} \d{2}:\d{2}:\d{2}\.\d{6} +\d+ orch-scheduler-main\.js:\d+\] "Wrote configuration" file=".*l\.yaml"$/m);
+  });
+
+  test('an unknown --logging-format is refused', async () => {
+    const r = await runScheduler(['--logging-format=xml', '--write-config-to', join(dir, 'x.yaml')]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /unsupported log format: xml/);
+  });
+});
+
 describe('configuration file', () => {
   test('--write-config-to writes every default, exits 0, and loads back to the same configuration', async () => {
     const out = join(dir, 'written.yaml');

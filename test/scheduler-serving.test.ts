@@ -182,6 +182,43 @@ describe('secure port', () => {
   });
 });
 
+describe('profiling', () => {
+  test('/debug/pprof/profile answers a V8 CPU profile for an allowed user', async () => {
+    const r = await get('/debug/pprof/profile?seconds=1', { token: 'admintoken' });
+    assert.equal(r.status, 200);
+    const profile = JSON.parse(r.text);
+    assert.ok(Array.isArray(profile.nodes) && profile.nodes.length > 0);
+    assert.ok(profile.endTime > profile.startTime);
+    assert.equal((await get('/debug/pprof/profile?seconds=1', { token: 'bobtoken' })).status, 403);
+  });
+
+  test('PUT /debug/flags/v sets the verbosity', async () => {
+    const r = await new Promise<Answer>((resolve, reject) => {
+      const req = https.request(
+        {
+          host: '127.0.0.1',
+          port: scheduler.securePort,
+          path: '/debug/flags/v',
+          method: 'PUT',
+          rejectUnauthorized: false,
+          headers: { authorization: 'Bearer admintoken' },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => {
+            text += c.toString();
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
+        },
+      );
+      req.on('error', reject);
+      req.end('3');
+    });
+    assert.equal(r.status, 200);
+    assert.equal(r.text, 'successfully set klog.logging.verbosity to 3');
+  });
+});
+
 describe('insecure port (deprecated)', () => {
   test('serves health and metrics without authentication', async () => {
     assert.equal((await getInsecure('/healthz')).text, 'ok');
