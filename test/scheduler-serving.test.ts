@@ -13,6 +13,8 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import tls from 'node:tls';
+import { generateSelfSignedServing } from '../src/pki/certificates.js';
 import { startTestCluster, type TestCluster } from './helpers/cluster.js';
 import { type ServingScheduler, serveScheduler } from './helpers/scheduler-process.js';
 
@@ -225,5 +227,57 @@ describe('insecure port (deprecated)', () => {
     const m = await getInsecure('/metrics');
     assert.equal(m.status, 200);
     assert.match(m.text, /scheduler_preemption_attempts_total 0/);
+  });
+});
+
+describe('TLS flags', () => {
+  let tlsScheduler: ServingScheduler;
+  before(async () => {
+    const sni = await generateSelfSignedServing('sni.example', [], []);
+    await writeFile(join(dir, 'sni.crt'), sni.certPem);
+    await writeFile(join(dir, 'sni.key'), sni.keyPem);
+    tlsScheduler = await serveScheduler([
+      '--bind-address=127.0.0.1',
+      `--secure-port=${await freePort()}`,
+      '--port=0',
+      '--leader-elect=false',
+      '--tls-min-version=VersionTLS13',
+      `--tls-sni-cert-key=${join(dir, 'sni.crt')},${join(dir, 'sni.key')}:sni.example`,
+    ]);
+  });
+  after(async () => {
+    await tlsScheduler?.stop();
+  });
+
+  const handshake = (opts: tls.ConnectionOptions): Promise<tls.PeerCertificate> =>
+    new Promise((resolve, reject) => {
+      const socket = tls.connect({ host: '127.0.0.1', port: tlsScheduler.securePort, rejectUnauthorized: false, ...opts }, () => {
+        const cert = socket.getPeerCertificate();
+        socket.end();
+        resolve(cert);
+      });
+      socket.on('error', reject);
+    });
+
+  test('--tls-min-version refuses older protocol versions', async () => {
+    await assert.rejects(handshake({ maxVersion: 'TLSv1.2' }));
+    assert.ok(await handshake({ minVersion: 'TLSv1.3' }));
+  });
+
+  test('--tls-sni-cert-key serves its certificate for its names, the default one otherwise', async () => {
+    assert.match(String((await handshake({ servername: 'sni.example' })).subject.CN), /^sni\.example@\d+$/);
+    assert.match(String((await handshake({ servername: 'other.example' })).subject.CN), /^localhost@\d+$/);
+  });
+
+  test('without an authorization kubeconfig everything but the always-allowed paths is forbidden', async () => {
+    const answer = await new Promise<number>((resolve, reject) => {
+      https
+        .get({ host: '127.0.0.1', port: tlsScheduler.securePort, path: '/metrics', rejectUnauthorized: false }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+        .on('error', reject);
+    });
+    assert.equal(answer, 403);
   });
 });
