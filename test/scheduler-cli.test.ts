@@ -337,15 +337,20 @@ describe('deprecated flags', () => {
     });
   }
 
-  test('--port and --address still set the insecure addresses with --config', async () => {
-    const cfg = await file('insecure.yaml', HEADER);
-    const out = join(dir, 'insecure-out.yaml');
-    const r = await runScheduler(['--config', cfg, '--address=127.0.0.1', '--port=10999', '--write-config-to', out]);
+  test('--port and --address set the insecure address without --config and are ignored with it (the spec)', async () => {
+    const out = join(dir, 'insecure-flags.yaml');
+    const r = await runScheduler(['--address=127.0.0.1', '--port=10999', '--write-config-to', out]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /Flag --port has been deprecated, /);
-    const written = parse(await readFile(out, 'utf8'));
-    assert.equal(written.healthzBindAddress, '127.0.0.1:10999');
-    assert.equal(written.metricsBindAddress, '127.0.0.1:10999');
+    assert.equal(parse(await readFile(out, 'utf8')).healthzBindAddress, '127.0.0.1:10999');
+    const cfg = await file('insecure.yaml', HEADER);
+    const withConfig = join(dir, 'insecure-out.yaml');
+    const r2 = await runScheduler(['--config', cfg, '--address=127.0.0.1', '--port=10999', '--write-config-to', withConfig]);
+    assert.equal(r2.code, 0, r2.stderr);
+    assert.match(r2.stderr, /--port is ignored because --config is given/);
+    const written = parse(await readFile(withConfig, 'utf8'));
+    assert.equal(written.healthzBindAddress, '0.0.0.0:10251');
+    assert.equal(written.metricsBindAddress, '0.0.0.0:10251');
   });
 
   test('--algorithm-provider applies with --config: ClusterAutoscalerProvider packs nodes', async () => {

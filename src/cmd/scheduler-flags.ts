@@ -54,15 +54,17 @@ export const DEPRECATED_FLAGS = new Map<string, string>([
   ['scheduler-name', 'This parameter is ignored if a config file is specified in --config.'],
 ]);
 
-/** Deprecated flags that still apply when --config is given (1.21 Options.ApplyTo). */
+/**
+ * Deprecated flags that still apply when --config is given: the spec's list (the policy source
+ * flags), with --use-legacy-policy-config that picks among them. 1.21's code also let
+ * --address/--port override the file; the spec says they are ignored, and so they are.
+ */
 export const APPLIED_WITH_CONFIG = new Set([
   'algorithm-provider',
   'policy-config-file',
   'policy-configmap',
   'policy-configmap-namespace',
   'use-legacy-policy-config',
-  'address',
-  'port',
 ]);
 
 /** A pflag string slice: comma-separated and repeatable; the first use replaces the default. */
@@ -186,7 +188,7 @@ export function schedulerCommand(): Command {
     // misc
     .option(
       '--config <file>',
-      'The path to the configuration file (kubescheduler.config.orch.io/v1beta1, or kubescheduler.config.k8s.io/v1beta1 with --kubernetes-compat). The following flags can overwrite fields in this file: --address, --port, --use-legacy-policy-config, --policy-configmap, --policy-config-file, --algorithm-provider',
+      'The path to the configuration file (kubescheduler.config.orch.io/v1beta1, or kubescheduler.config.k8s.io/v1beta1 with --kubernetes-compat). The following flags can overwrite fields in this file: --use-legacy-policy-config, --policy-configmap, --policy-configmap-namespace, --policy-config-file, --algorithm-provider',
     )
     .option('--write-config-to <file>', 'If set, write the configuration values to this file and exit.')
     .option('--master <url>', 'The address of the API server (overrides any value in kubeconfig)')

@@ -3,8 +3,9 @@
  * Options.ApplyTo and Options.Config do: without `--config` the defaulted configuration takes
  * the leader-election flags and the deprecated ones (client connection, lock object, scheduler
  * name, hard pod affinity weight, profiling, the insecure address and port); with `--config`
- * the file replaces it (decoded strictly, validated) and only the policy flags and
- * `--address`/`--port` still apply; a Policy next to profile plugins is refused. Flags outside
+ * the file replaces it (decoded strictly, validated) and only the policy flags still apply (the
+ * spec's list; 1.21's code also applied `--address`/`--port`); a Policy next to profile plugins
+ * is refused. Flags outside
  * the configuration (serving, delegated authentication and authorization, logging, metrics,
  * feature gates) always apply. Every error reads as upstream's.
  */
@@ -361,12 +362,6 @@ export async function schedulerSetup(cmd: Command): Promise<SchedulerSetup> {
     }
     const fieldErrs = validateConfiguration(cfg);
     if (fieldErrs.length > 0) throw new Error(fieldErrorsText(fieldErrs));
-    // Only --address and --port override the file's insecure addresses.
-    if (given(cmd, 'address') || given(cmd, 'port')) {
-      const addr = f.port === 0 ? '' : joinHostPort(f.address, String(f.port));
-      cfg.healthzBindAddress = addr;
-      cfg.metricsBindAddress = addr;
-    }
   }
   const source = algorithmSource(f, brand);
   if (source && !('provider' in source) && f.config && !emptyProfiles(cfg)) throw new Error('cannot set a Plugin config and Policy config');
