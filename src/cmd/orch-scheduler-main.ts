@@ -46,6 +46,11 @@ export async function main(argv: readonly string[]): Promise<void> {
     fail((e as Error).message);
   }
   const yaml = configurationYaml(setup);
+  // LogOrWriteConfig: the configuration is logged at -v=2, then written when asked.
+  klog.v(
+    2,
+    `Using component config\n-------------------------Configuration File Contents Start Here---------------------- \n${yaml}\n------------------------------------Configuration File Contents End Here---------------------------------\n`,
+  );
   if (setup.writeConfigTo) {
     try {
       writeFileSync(setup.writeConfigTo, yaml);
@@ -55,7 +60,6 @@ export async function main(argv: readonly string[]): Promise<void> {
     klog.info('Wrote configuration', { file: setup.writeConfigTo });
     process.exit(0);
   }
-  klog.v(2, `Using component config:\n${yaml}`);
   klog.v(1, 'Starting orch scheduler', { version: cmd.version() });
   await run(setup);
 }
