@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import tls from 'node:tls';
-import { generateSelfSignedServing } from '../src/pki/certificates.js';
+import { ensureCertificates, generateSelfSignedServing, type PkiMaterial } from '../src/pki/certificates.js';
 import { startTestCluster, type TestCluster } from './helpers/cluster.js';
 import { type ServingScheduler, serveScheduler } from './helpers/scheduler-process.js';
 
@@ -230,9 +230,12 @@ describe('insecure port (deprecated)', () => {
   });
 });
 
-describe('TLS flags', () => {
+describe('TLS flags and request-header authentication', () => {
   let tlsScheduler: ServingScheduler;
+  let proxy: PkiMaterial;
   before(async () => {
+    // A CA of its own for the authenticating proxy; its admin certificate (CN=admin) is the proxy.
+    proxy = await ensureCertificates(join(dir, 'proxy-pki'), { hosts: ['localhost'], ips: ['127.0.0.1'] });
     const sni = await generateSelfSignedServing('sni.example', [], []);
     await writeFile(join(dir, 'sni.crt'), sni.certPem);
     await writeFile(join(dir, 'sni.key'), sni.keyPem);
@@ -243,6 +246,8 @@ describe('TLS flags', () => {
       '--leader-elect=false',
       '--tls-min-version=VersionTLS13',
       `--tls-sni-cert-key=${join(dir, 'sni.crt')},${join(dir, 'sni.key')}:sni.example`,
+      `--requestheader-client-ca-file=${proxy.paths.caCert}`,
+      '--requestheader-allowed-names=admin',
     ]);
   });
   after(async () => {
@@ -279,5 +284,32 @@ describe('TLS flags', () => {
         .on('error', reject);
     });
     assert.equal(answer, 403);
+  });
+
+  test('--requestheader-*: the proxy names the user in X-Remote-* headers; others cannot', async () => {
+    const call = (cert: { cert: string; key: string } | undefined) =>
+      new Promise<number>((resolve, reject) => {
+        https
+          .get(
+            {
+              host: '127.0.0.1',
+              port: tlsScheduler.securePort,
+              path: '/metrics',
+              rejectUnauthorized: false,
+              ...(cert ?? {}),
+              headers: { 'X-Remote-User': 'alice', 'X-Remote-Group': 'system:masters' },
+            },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode ?? 0);
+            },
+          )
+          .on('error', reject);
+      });
+    assert.equal(await call({ cert: proxy.adminCertPem, key: proxy.adminKeyPem }), 200);
+    // Without the proxy's certificate the headers are not trusted: anonymous, forbidden.
+    assert.equal(await call(undefined), 403);
+    // A certificate from another CA presenting the headers is refused outright.
+    assert.equal(await call({ cert: cluster.adminCertPem, key: cluster.adminKeyPem }), 401);
   });
 });
