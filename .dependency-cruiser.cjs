@@ -15,7 +15,9 @@ const layers = {
   client: ['machinery', 'codec'],
   controllers: ['machinery', 'codec', 'client'],
   scheduler: ['machinery', 'codec', 'client'],
-  cmd: ['machinery', 'api', 'codec', 'apply', 'storage', 'registry', 'admission', 'auth', 'pki', 'printers', 'server', 'client', 'controllers', 'scheduler'],
+  // A component's secure serving (scheduler, controller manager): delegated authn/authz, health, metrics.
+  serving: ['machinery', 'pki', 'auth', 'codec'],
+  cmd: ['machinery', 'api', 'codec', 'apply', 'storage', 'registry', 'admission', 'auth', 'pki', 'printers', 'server', 'client', 'controllers', 'scheduler', 'serving'],
 };
 
 const forbidden = Object.entries(layers).map(([layer, allowed]) => ({

@@ -271,17 +271,24 @@ describe('unsupported verbs are 405', () => {
 });
 
 describe('authentication', () => {
+  // Anonymous requests are on (upstream's default): without credentials a request is
+  // system:anonymous, whom the bootstrap policy lets read only public information.
   const paths = ['/api/v1/namespaces', `${CM}/existing`, '/api', '/apis', '/apis/apps/v1'];
   for (const path of paths) {
-    it(`GET ${path} without credentials is 401 Unauthorized`, async () => {
+    it(`GET ${path} without credentials is 403 Forbidden for system:anonymous`, async () => {
       const r = await request(cluster, 'GET', path, { anonymous: true });
+      const s = assertStatus(r, 403, 'Forbidden');
+      assert.match(s.message ?? '', /User "system:anonymous" cannot/);
+    });
+    it(`GET ${path} with a token nobody knows is 401 Unauthorized`, async () => {
+      const r = await request(cluster, 'GET', path, { anonymous: true, headers: { authorization: 'Bearer nobody-knows-this' } });
       assertStatus(r, 401, 'Unauthorized');
     });
   }
 
-  it('writes without credentials are 401 and change nothing', async () => {
-    assertStatus(await request(cluster, 'POST', CM, { anonymous: true, body: { metadata: { name: 'anon' } } }), 401, 'Unauthorized');
-    assertStatus(await request(cluster, 'DELETE', `${CM}/existing`, { anonymous: true }), 401, 'Unauthorized');
+  it('writes without credentials are refused and change nothing', async () => {
+    assertStatus(await request(cluster, 'POST', CM, { anonymous: true, body: { metadata: { name: 'anon' } } }), 403, 'Forbidden');
+    assertStatus(await request(cluster, 'DELETE', `${CM}/existing`, { anonymous: true }), 403, 'Forbidden');
     assertStatus(await call('GET', `${CM}/anon`), 404, 'NotFound');
     assertOk(await call('GET', `${CM}/existing`));
   });

@@ -59,7 +59,7 @@ before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'orch-authn-'));
   const tokens = join(dir, 'tokens.csv');
   await writeFile(tokens, 'admintoken,token-admin,100,"system:masters"\njanetoken,jane,101,dev\n', { mode: 0o600 });
-  cluster = await startTestCluster({ storageBackend: 'memory', tokenAuthFile: tokens, enableBootstrapTokenAuth: true });
+  cluster = await startTestCluster({ storageBackend: 'memory', tokenAuthFile: tokens, enableBootstrapTokenAuth: true, anonymousAuth: false });
   anonymousCluster = await startTestCluster({ storageBackend: 'memory', tokenAuthFile: tokens, anonymousAuth: true });
   const paths = pkiPaths(join(cluster.dataDir, 'pki'));
   jane = await issueClientCertificate(await readFile(paths.caCert, 'utf8'), await readFile(paths.caKey, 'utf8'), 'jane', ['dev', 'qa']);

@@ -19,7 +19,9 @@ describe('Python client', () => {
   before(async () => {
     cluster = await startTestCluster({ storageBackend: 'memory', kubernetesCompat: true });
     const stdout = await new Promise<string>((resolve, reject) =>
-      execFile(PYTHON, [SCRIPT, cluster.kubeconfigPath], { timeout: 60_000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}\n${out}`)) : resolve(out))),
+      execFile(PYTHON, [SCRIPT, cluster.kubeconfigPath], { timeout: 60_000 }, (err, out, errOut) =>
+        err ? reject(new Error(`${err.message}\n${errOut}\n${out}`)) : resolve(out),
+      ),
     );
     for (const line of stdout.split('\n').filter((l) => l.startsWith('{'))) {
       const step = JSON.parse(line);

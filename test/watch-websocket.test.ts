@@ -90,8 +90,10 @@ describe('watch over WebSocket', { concurrency: true }, () => {
         ws.on('error', () => {});
       });
     const anonymous = await status('/api/v1/configmaps?watch=1', { ca: cluster.caPem });
-    assert.equal(anonymous.code, 401);
-    assert.equal(JSON.parse(anonymous.body).reason, 'Unauthorized');
+    assert.equal(anonymous.code, 403);
+    assert.equal(JSON.parse(anonymous.body).reason, 'Forbidden');
+    const unknown = await status('/api/v1/configmaps?watch=1', { ca: cluster.caPem, headers: { authorization: 'Bearer nobody' } });
+    assert.equal(unknown.code, 401);
     const bad = await status('/api/v1/configmaps?watch=1&resourceVersion=x', admin());
     assert.equal(bad.code, 400);
     // A list is not upgraded: its answer comes back over HTTP.

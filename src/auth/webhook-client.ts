@@ -23,6 +23,8 @@ export interface WebhookClientOptions {
   /** One attempt's limit (default 10 s). */
   attemptTimeoutMs?: number;
   backoff?: WebhookBackoff;
+  /** Where to POST instead of the kubeconfig server's own path (delegation posts to the review resources). */
+  path?: string;
 }
 
 /** The decoded JSON answer of a 2xx, or why there is none. */
@@ -41,6 +43,7 @@ const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
 
 export function webhookClient(opts: WebhookClientOptions): WebhookClient {
   const url = new URL(opts.connection.server);
+  if (opts.path !== undefined) url.pathname = opts.path;
   const agent = new https.Agent({
     keepAlive: true,
     ca: opts.connection.caPem,

@@ -18,7 +18,11 @@ export const FEATURE_GATE_DEFAULTS: Readonly<Record<string, boolean>> = {
 };
 
 /** The gates a flag value sets (merged over previous, as repeated flags accumulate). */
-export function parseFeatureGates(value: string, previous: Record<string, boolean> = {}): Record<string, boolean> {
+export function parseFeatureGates(
+  value: string,
+  previous: Record<string, boolean> = {},
+  known: Readonly<Record<string, boolean>> = FEATURE_GATE_DEFAULTS,
+): Record<string, boolean> {
   const out = { ...previous };
   for (const part of value.split(',')) {
     const s = part.trim();
@@ -29,7 +33,7 @@ export function parseFeatureGates(value: string, previous: Record<string, boolea
     const raw = s.slice(eq + 1).trim();
     const v = parseGoBool(raw);
     if (v === undefined) throw new Error(`invalid value of ${key}=${raw}, err: ${parseBoolError(raw)}`);
-    if (!Object.hasOwn(FEATURE_GATE_DEFAULTS, key)) throw new Error(`unrecognized feature gate: ${key}`);
+    if (!Object.hasOwn(known, key)) throw new Error(`unrecognized feature gate: ${key}`);
     out[key] = v;
   }
   return out;

@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import { checkPair } from '../pki/check.js';
 import { DEFAULT_QUOTA_BACKEND_BYTES } from '../storage/limits.js';
 import { parseDuration } from '../machinery/duration.js';
-import { parseBoolError, parseGoBool } from '../machinery/go-bool.js';
+import { collect, duration, flagValue, goBoolFlag, integer, list } from './flag-values.js';
 import type { ControlPlaneOptions } from './control-plane-types.js';
 import { type OidcOptions, validateOidcFlags } from '../auth/authn/oidc.js';
 import { parseFeatureGates } from './feature-gates.js';
@@ -17,59 +17,12 @@ import {
   validateAuthorizationSettings,
 } from '../server/authorization-config.js';
 
-/**
- * A flag parser whose every failure is commander's InvalidArgumentError, so a bad value is
- * reported as one line (`error: option '--x <v>' argument 'y' is invalid. <why>`), exit 1.
- */
-function flagValue<T>(parse: (value: string) => T): (value: string) => T {
-  return (value) => {
-    try {
-      return parse(value);
-    } catch (e) {
-      throw new InvalidArgumentError(e instanceof Error ? e.message : String(e));
-    }
-  };
-}
-
-const duration = flagValue((value: string): number => {
-  const ms = parseDuration(value);
-  if (ms < 0) throw new Error(`a duration must not be negative, got ${value}`);
-  return ms;
-});
-
 function featureGates(value: string, previous: Record<string, boolean> | undefined): Record<string, boolean> {
   try {
     return parseFeatureGates(value, previous);
   } catch (e) {
     throw new InvalidArgumentError(e instanceof Error ? e.message : String(e));
   }
-}
-
-/** A decimal integer in [min, max]; Number() alone would take '', ' 1', '0x10' and '1e3'. */
-function integer(min: number, max: number, what: string): (value: string) => number {
-  return flagValue((value) => {
-    const n = /^[+-]?\d+$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < min || n > max) throw new Error(`want ${what}`);
-    return n;
-  });
-}
-
-/** A Go-style boolean flag: bare means true, else strconv.ParseBool's spellings. */
-function goBoolFlag(value: string | undefined): boolean {
-  if (value === undefined) return true;
-  const b = parseGoBool(value);
-  if (b === undefined) throw new InvalidArgumentError(parseBoolError(value));
-  return b;
-}
-
-/** A repeatable flag whose values are kept whole (pflag stringArray). */
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
-/** A pflag string slice: comma-separated, repeatable. */
-function list(value: string, previous: string[]): string[] {
-  return [...previous, ...value.split(',').filter((v) => v !== '')];
 }
 
 const port = integer(0, 65535, 'a port number from 0 to 65535 (0 picks a free port)');

@@ -33,3 +33,15 @@ test('a unit named like an Object.prototype member is an unknown unit', () => {
     assert.throws(() => parseGoDuration(`1${unit}`), { message: `time: unknown unit "${unit}" in duration "1${unit}"` }, unit);
   }
 });
+
+test("formatGoDuration prints as Go's Duration.String", async () => {
+  const { formatGoDuration, formatDurationMs } = await import('./duration.js');
+  assert.equal(formatDurationMs(15_000), '15s');
+  assert.equal(formatDurationMs(120_000), '2m0s');
+  assert.equal(formatDurationMs(3_600_000), '1h0m0s');
+  assert.equal(formatDurationMs(1_500), '1.5s');
+  assert.equal(formatDurationMs(500), '500ms');
+  assert.equal(formatDurationMs(0), '0s');
+  assert.equal(formatGoDuration(1500n), '1.5µs');
+  assert.equal(formatDurationMs(-2_000), '-2s');
+});

@@ -89,3 +89,38 @@ export function parseGoDuration(orig: string): bigint {
 export function parseDuration(text: string): number {
   return Number(parseGoDuration(text.trim())) / 1e6;
 }
+
+/** Go's time.Duration.String() of a whole number of nanoseconds (`15s`, `2m0s`, `1.5s`, `500ms`, `0s`). */
+export function formatGoDuration(nanos: bigint): string {
+  if (nanos === 0n) return '0s';
+  const neg = nanos < 0n;
+  let u = neg ? -nanos : nanos;
+  const sign = neg ? '-' : '';
+  if (u < 1_000_000_000n) {
+    // Below a second Go picks the largest unit that keeps the integer part non-zero.
+    const [unit, scale] = u < 1_000n ? ['ns', 1n] : u < 1_000_000n ? ['µs', 1_000n] : ['ms', 1_000_000n];
+    return `${sign}${fraction(u, scale)}${unit}`;
+  }
+  const h = u / 3_600_000_000_000n;
+  u -= h * 3_600_000_000_000n;
+  const m = u / 60_000_000_000n;
+  u -= m * 60_000_000_000n;
+  const s = `${fraction(u, 1_000_000_000n)}s`;
+  if (h > 0n) return `${sign}${h}h${m}m${s}`;
+  if (m > 0n) return `${sign}${m}m${s}`;
+  return `${sign}${s}`;
+}
+
+/** A Go duration string of milliseconds. */
+export function formatDurationMs(ms: number): string {
+  return formatGoDuration(BigInt(Math.round(ms * 1e6)));
+}
+
+// v/scale with the fraction's trailing zeros dropped, as Go's fmtFrac does.
+function fraction(v: bigint, scale: bigint): string {
+  const whole = v / scale;
+  const rest = v % scale;
+  if (rest === 0n) return String(whole);
+  const digits = String(scale).length - 1;
+  return `${whole}.${String(rest).padStart(digits, '0').replace(/0+$/, '')}`;
+}

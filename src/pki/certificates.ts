@@ -289,3 +289,39 @@ async function writeAtomic(path: string, content: string, mode: number): Promise
   }
   await rename(tmp, path);
 }
+
+/**
+ * client-go's GenerateSelfSignedCertKeyWithFixtures: a throw-away CA `<host>-ca@<unix time>` and a
+ * serving certificate `<host>@<unix time>` for host plus the given IPs and DNS names; the
+ * certificate PEM holds the leaf followed by that CA, as upstream writes it. What a component's
+ * secure port serves when no --tls-cert-file is given.
+ */
+export async function generateSelfSignedServing(host: string, ips: readonly string[], dns: readonly string[]): Promise<Issued> {
+  const x509 = await loadX509();
+  const stamp = Math.floor(Date.now() / 1000);
+  const keys = await generateKeys();
+  const now = Date.now();
+  const caCert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: randomSerial(),
+    name: [{ CN: [`${host}-ca@${stamp}`] }],
+    notBefore: new Date(now - BACKDATE_MS),
+    notAfter: new Date(now + LEAF_VALIDITY_MS),
+    signingAlgorithm: EC_SIGN,
+    keys,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.digitalSignature, true),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+    ],
+  });
+  const ca: Ca = { cert: caCert, privateKey: keys.privateKey, certPem: `${caCert.toString('pem')}\n`, keyPem: '' };
+  const hostIsIp = /^[\d.]+$/.test(host) || host.includes(':');
+  const names: X509.JsonGeneralName[] = [
+    ...unique([...(hostIsIp ? [] : [host]), ...dns]).map((value) => ({ type: 'dns' as const, value })),
+    ...unique([...(hostIsIp ? [host] : []), ...ips]).map((value) => ({ type: 'ip' as const, value })),
+  ];
+  const leaf = await issueLeaf(x509, ca, [{ CN: [`${host}@${stamp}`] }], x509.ExtendedKeyUsage.serverAuth, [
+    new x509.SubjectAlternativeNameExtension(names, false),
+  ]);
+  return { certPem: `${leaf.certPem}${ca.certPem}`, keyPem: leaf.keyPem };
+}

@@ -6,12 +6,13 @@ import https from 'node:https';
 
 const MAX_BYTES = 1024 * 1024;
 
-export function getJson(url: string, agent: https.Agent, timeoutMs: number): Promise<unknown> {
+export function getJson(url: string, agent: https.Agent, timeoutMs: number, headers: Record<string, string> = {}): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const req = https.get(url, { agent, timeout: timeoutMs, headers: { accept: 'application/json' } }, (res) => {
+    const req = https.get(url, { agent, timeout: timeoutMs, headers: { accept: 'application/json', ...headers } }, (res) => {
       if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) > 299) {
         res.resume();
-        reject(new Error(`${url}: HTTP ${res.statusCode}`));
+        // The status rides along: callers tell "not there" (404) from "not allowed" (403).
+        reject(Object.assign(new Error(`${url}: HTTP ${res.statusCode}`), { status: res.statusCode }));
         return;
       }
       const chunks: Buffer[] = [];

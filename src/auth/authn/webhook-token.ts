@@ -23,6 +23,8 @@ export interface WebhookTokenOptions {
   attemptTimeoutMs?: number;
   /** Upstream's DefaultAuthWebhookRetryBackoff unless given. */
   backoff?: WebhookBackoff;
+  /** Path to POST to instead of the kubeconfig server's own (delegated authentication posts to the tokenreviews resource). */
+  path?: string;
   now?: () => number;
 }
 
@@ -31,7 +33,7 @@ const CACHE_ENTRIES = 10_000;
 type Answer = { user: UserInfo } | { error: string } | { none: true };
 
 export function webhookTokenAuthenticator(opts: WebhookTokenOptions): TokenAuthenticator {
-  const client = webhookClient({ connection: opts.connection, attemptTimeoutMs: opts.attemptTimeoutMs, backoff: opts.backoff });
+  const client = webhookClient({ connection: opts.connection, attemptTimeoutMs: opts.attemptTimeoutMs, backoff: opts.backoff, path: opts.path });
   const cache = new TtlCache<Answer>(CACHE_ENTRIES, opts.now);
 
   const review = async (token: string): Promise<Answer> => {

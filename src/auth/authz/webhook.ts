@@ -24,6 +24,8 @@ export interface WebhookAuthorizerOptions {
   unauthorizedTtlMs: number;
   attemptTimeoutMs?: number;
   backoff?: WebhookBackoff;
+  /** Path to POST to instead of the kubeconfig server's own (delegated authorization posts to the subjectaccessreviews resource). */
+  path?: string;
   now?: () => number;
 }
 
@@ -41,7 +43,7 @@ interface ReviewStatus {
 const BOTH = 'webhook subject access review returned both allow and deny response';
 
 export function webhookAuthorizer(opts: WebhookAuthorizerOptions): Authorizer & { close(): void } {
-  const client = webhookClient({ connection: opts.connection, attemptTimeoutMs: opts.attemptTimeoutMs, backoff: opts.backoff });
+  const client = webhookClient({ connection: opts.connection, attemptTimeoutMs: opts.attemptTimeoutMs, backoff: opts.backoff, path: opts.path });
   const cache = new TtlCache<ReviewStatus>(CACHE_ENTRIES, opts.now);
   /** Reviews on their way, by key: concurrent identical requests share one call. */
   const inFlight = new Map<string, Promise<Authorization>>();

@@ -56,10 +56,12 @@ test('validation: unique names and one common queue sort', () => {
     dup.map((e) => [e.type, e.field]),
     [['FieldValueDuplicate', 'profiles[1].schedulerName']],
   );
-  const missing = validateConfiguration({ profiles: [{}] });
+  // A lone unnamed profile is named by defaulting; among several, a name is required.
+  assert.deepEqual(validateConfiguration({ profiles: [{}] }), []);
+  const missing = validateConfiguration({ profiles: [{ schedulerName: 'a' }, {}] });
   assert.deepEqual(
     missing.map((e) => [e.type, e.field]),
-    [['FieldValueRequired', 'profiles[0].schedulerName']],
+    [['FieldValueRequired', 'profiles[1].schedulerName']],
   );
   const qs = validateConfiguration({
     profiles: [{ schedulerName: 'a' }, { schedulerName: 'b', plugins: { queueSort: { disabled: [{ name: '*' }], enabled: [{ name: 'Other' }] } } }],
@@ -68,10 +70,14 @@ test('validation: unique names and one common queue sort', () => {
     qs.map((e) => [e.field, e.detail]),
     [['profiles[1].plugins.queueSort', 'has to match for all profiles']],
   );
+  // Upstream 1.21 compares queue-sort args only for the plugin the first profile names explicitly.
   const args = validateConfiguration({
-    profiles: [{ schedulerName: 'a' }, { schedulerName: 'b', pluginConfig: [{ name: 'PrioritySort', args: { x: 1 } }] }],
+    profiles: [
+      { schedulerName: 'a', plugins: { queueSort: { enabled: [{ name: 'PrioritySort' }] } } },
+      { schedulerName: 'b', plugins: { queueSort: { enabled: [{ name: 'PrioritySort' }] } }, pluginConfig: [{ name: 'PrioritySort', args: { x: 1 } }] },
+    ],
   });
   assert.equal(args.length, 1);
-  assert.equal(args[0].field, 'profiles[1].pluginConfig');
+  assert.equal(args[0].field, 'profiles[1].pluginConfig.args');
   assert.equal(validateConfiguration({ percentageOfNodesToScore: 101 })[0].detail, 'not in valid range [0-100]');
 });

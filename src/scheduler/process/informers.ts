@@ -33,7 +33,6 @@ export interface SchedulerInformers {
   replicaSets: SharedInformer<SelectorObject & KubeObject>;
   statefulSets: SharedInformer<SelectorObject & KubeObject>;
   podDisruptionBudgets: SharedInformer<PodDisruptionBudget & KubeObject>;
-  priorityClasses: SharedInformer<PriorityClass & KubeObject>;
 }
 
 const NOT_FINISHED = `fieldSelector=${encodeURIComponent('status.phase!=Succeeded,status.phase!=Failed')}`;
@@ -55,7 +54,6 @@ export function createInformers(client: RestClient, brand: Brand, common: Partia
     replicaSets: make('/apis/apps/v1/replicasets'),
     statefulSets: make('/apis/apps/v1/statefulsets'),
     podDisruptionBudgets: make('/apis/policy/v1/poddisruptionbudgets'),
-    priorityClasses: make(`/apis/${brand.group('scheduling', true)}/v1/priorityclasses`),
   };
 }
 
@@ -74,12 +72,18 @@ function lister<T extends ObjectWithMeta & KubeObject>(informer: SharedInformer<
   };
 }
 
+/**
+ * Upstream's scheduler watches no PriorityClasses (its bootstrap role may not even list them):
+ * a pod's priority is already in spec.priority, set by admission. No plugin reads this lister.
+ */
+const NO_PRIORITY_CLASSES: ObjectLister<PriorityClass> = { list: () => [], listInNamespace: () => [], get: () => undefined };
+
 /** The library's Listers backed by the informers' stores. */
 export function listersFor(i: SchedulerInformers): Listers {
   return {
     pods: lister(i.pods, true),
     nodes: lister(i.nodes, false),
-    priorityClasses: lister(i.priorityClasses, false),
+    priorityClasses: NO_PRIORITY_CLASSES,
     podDisruptionBudgets: lister(i.podDisruptionBudgets, true),
     persistentVolumes: lister(i.persistentVolumes, false),
     persistentVolumeClaims: lister(i.persistentVolumeClaims, true),

@@ -3,11 +3,13 @@
  * chain. Allow proceeds; otherwise an error from any module (a webhook that failed) is 500,
  * else 403 with upstream's message and the modules' reason appended.
  */
-import { type Authorizer, forbiddenMessage } from '../../auth/authz/authorizer.js';
-import type { Attributes, Authorization } from '../../machinery/authorization.js';
+import type { Authorizer } from '../../auth/authz/authorizer.js';
+import { refusal } from '../../auth/authz/refusal.js';
+import type { Attributes } from '../../machinery/authorization.js';
 import { parseFieldSelector } from '../../machinery/field-selector.js';
-import { StatusError } from '../../machinery/status.js';
 import type { Filter, RequestState } from './chain.js';
+
+export { forbidden, refusal } from '../../auth/authz/refusal.js';
 
 export function withAuthorization(authorizer: Authorizer): Filter {
   return (state, next) => {
@@ -22,13 +24,6 @@ export function withAuthorization(authorizer: Authorizer): Filter {
 export async function authorizeOrThrow(authorizer: Authorizer, attrs: Attributes): Promise<void> {
   const answer = await authorizer.authorize(attrs);
   if (answer.decision !== 'allow') throw refusal(attrs, answer);
-}
-
-/** What a request not allowed is answered with. */
-export function refusal(attrs: Attributes, answer: Authorization): StatusError {
-  if (answer.error !== undefined)
-    return new StatusError(500, 'InternalError', `Internal error occurred: ${answer.error}`, { causes: [{ message: answer.error }] });
-  return forbidden(attrs, answer.reason);
 }
 
 /** Upstream's authorizer.Attributes of an authenticated request. */
@@ -71,18 +66,4 @@ function selectedName(state: RequestState): string {
   // Upstream's IsValidPathSegmentName.
   if (name === undefined || name === '.' || name === '..' || name.includes('/') || name.includes('%')) return '';
   return name;
-}
-
-/** Upstream's responsewriters sanitizer: the message may be shown in a browser. */
-function sanitize(s: string): string {
-  return s.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
-}
-
-/** Upstream's 403: `<resource>.<group> "<name>" is forbidden: User "u" cannot ...[: reason]`. */
-export function forbidden(attrs: Attributes, reason = ''): StatusError {
-  const msg = sanitize(forbiddenMessage(attrs));
-  const err = reason ? `${msg}: ${reason}` : msg;
-  const qualified = attrs.apiGroup ? `${attrs.resource}.${attrs.apiGroup}` : attrs.resource;
-  const message = qualified === '' ? `forbidden: ${err}` : `${qualified}${attrs.name ? ` ${JSON.stringify(attrs.name)}` : ''} is forbidden: ${err}`;
-  return new StatusError(403, 'Forbidden', message, { name: attrs.name || undefined, group: attrs.apiGroup || undefined, kind: attrs.resource || undefined });
 }
