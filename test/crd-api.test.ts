@@ -139,14 +139,19 @@ describe('CustomResourceDefinitions through the API', () => {
     const https = await import('node:https');
     const agent = new https.Agent({ keepAlive: true, maxSockets: 1 });
     const timeGets = async (path: string): Promise<number> => {
-      const n = 300;
+      const n = 200;
       for (let i = 0; i < 30; i++) await request(cluster, 'GET', path, { agent });
       const t0 = process.hrtime.bigint();
       for (let i = 0; i < n; i++) assert.equal((await request(cluster, 'GET', path, { agent })).status, 200);
       return n / (Number(process.hrtime.bigint() - t0) / 1e9);
     };
-    const cm = await timeGets('/api/v1/namespaces/default/configmaps/probe');
-    const cr = await timeGets('/apis/bulk.example.com/v1/namespaces/default/bulk0s/probe');
+    // Alternating rounds, best of each, so load from elsewhere on the machine weighs on both alike.
+    let cm = 0;
+    let cr = 0;
+    for (let round = 0; round < 3; round++) {
+      cm = Math.max(cm, await timeGets('/api/v1/namespaces/default/configmaps/probe'));
+      cr = Math.max(cr, await timeGets('/apis/bulk.example.com/v1/namespaces/default/bulk0s/probe'));
+    }
     agent.destroy();
     console.log(`GET/s: ConfigMap ${cm.toFixed(0)}, custom resource ${cr.toFixed(0)} (${(cr / cm).toFixed(2)}x)`);
     assert.ok(cr / cm > 0.5, `custom resource GET ${cr.toFixed(0)}/s vs ConfigMap ${cm.toFixed(0)}/s`);

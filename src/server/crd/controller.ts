@@ -129,20 +129,10 @@ export function startCrdController(registry: Registry): CrdController {
     serving.set(name, { group: str(spec.group), defs, fingerprint });
   }
 
-  /** The names every other CRD of the group holds. */
+  /** The names every other CRD of the group holds (each CRD's accepted names are known once synced or seeded). */
   function usedBy(name: string, crdGroup: string): ReturnType<typeof usedNamesOf> {
     const others: AcceptedNames[] = [];
-    const seen = new Set<string>();
-    for (const [other, a] of accepted) {
-      if (other !== name && a.group === crdGroup) others.push(a.names);
-      seen.add(other);
-    }
-    for (const entry of cache.list()) {
-      const o = entryObject(entry);
-      const oname = metaOf(o).name ?? '';
-      if (oname === name || seen.has(oname) || str(rec(o.spec).group) !== crdGroup) continue;
-      others.push(namesOf(rec(rec(o.status).acceptedNames)));
-    }
+    for (const [other, a] of accepted) if (other !== name && a.group === crdGroup) others.push(a.names);
     return usedNamesOf(others);
   }
 
@@ -250,9 +240,13 @@ export function startCrdController(registry: Registry): CrdController {
     if (name !== undefined) enqueue(name);
     return true;
   });
+  // The names CRDs already hold are theirs before any of them is synced again (first come, first served).
   for (const entry of cache.list()) {
-    const name = metaOf(entryObject(entry)).name;
-    if (name !== undefined) pending.add(name);
+    const crd = entryObject(entry);
+    const name = metaOf(crd).name;
+    if (name === undefined) continue;
+    accepted.set(name, { group: str(rec(crd.spec).group), names: namesOf(rec(rec(crd.status).acceptedNames)) });
+    pending.add(name);
   }
   const synced = new Promise<void>((resolve) => {
     idle = () => {
