@@ -40,7 +40,11 @@ describe('CustomResourceDefinitions through the API', () => {
     for (;;) {
       const r = await call('GET', `${CRDS}/${name}`);
       const conditions = r.json?.status?.conditions ?? [];
-      if (conditions.some((c: any) => c.type === 'Established' && c.status === 'True') || conditions.some((c: any) => c.type === 'NamesAccepted' && c.status === 'False')) return r.json;
+      if (
+        conditions.some((c: any) => c.type === 'Established' && c.status === 'True') ||
+        conditions.some((c: any) => c.type === 'NamesAccepted' && c.status === 'False')
+      )
+        return r.json;
       if (Date.now() > deadline) return r.json;
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -100,7 +104,11 @@ describe('CustomResourceDefinitions through the API', () => {
   });
 
   it('refuses non-structural schemas and a name that is not plural.group with upstream messages', async () => {
-    const untyped = await call('POST', CRDS, crd('loose', 'Loose', { schema: { type: 'object', properties: { spec: { properties: { a: { type: 'string' } } } } } }));
+    const untyped = await call(
+      'POST',
+      CRDS,
+      crd('loose', 'Loose', { schema: { type: 'object', properties: { spec: { properties: { a: { type: 'string' } } } } } }),
+    );
     assert.equal(untyped.status, 422);
     assert.equal(
       untyped.json.message,
@@ -120,7 +128,9 @@ describe('CustomResourceDefinitions through the API', () => {
   it('serves 100 CRDs within 5 s, and a custom resource GET about as fast as a ConfigMap GET', async () => {
     const started = Date.now();
     await Promise.all(
-      Array.from({ length: 100 }, (_, i) => call('POST', CRDS, crd(`bulk${i}s`, `Bulk${i}`, { group: 'bulk.example.com' })).then((r) => assert.equal(r.status, 201))),
+      Array.from({ length: 100 }, (_, i) =>
+        call('POST', CRDS, crd(`bulk${i}s`, `Bulk${i}`, { group: 'bulk.example.com' })).then((r) => assert.equal(r.status, 201)),
+      ),
     );
     const isEstablished = (o: any) => (o.status?.conditions ?? []).some((c: any) => c.type === 'Established' && c.status === 'True');
     let bulk: any[] = [];
@@ -135,7 +145,12 @@ describe('CustomResourceDefinitions through the API', () => {
     assert.ok(elapsed < 5000, `${elapsed} ms`);
 
     await call('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'probe' }, data: { size: '3' } });
-    await call('POST', '/apis/bulk.example.com/v1/namespaces/default/bulk0s', { apiVersion: 'bulk.example.com/v1', kind: 'Bulk0', metadata: { name: 'probe' }, spec: { size: 3 } });
+    await call('POST', '/apis/bulk.example.com/v1/namespaces/default/bulk0s', {
+      apiVersion: 'bulk.example.com/v1',
+      kind: 'Bulk0',
+      metadata: { name: 'probe' },
+      spec: { size: 3 },
+    });
     const https = await import('node:https');
     const agent = new https.Agent({ keepAlive: true, maxSockets: 1 });
     const timeGets = async (path: string): Promise<number> => {

@@ -130,7 +130,10 @@ describe('custom resources with kubectl 1.33', () => {
 
   it('applies the CRD and it becomes Established within a second', async () => {
     const started = Date.now();
-    assert.match(await kubectl.ok(['apply', '-f', await ws.file('crd.yaml', CRD)]), /customresourcedefinition.apiextensions.k8s.io\/databases.db.example.com created/);
+    assert.match(
+      await kubectl.ok(['apply', '-f', await ws.file('crd.yaml', CRD)]),
+      /customresourcedefinition.apiextensions.k8s.io\/databases.db.example.com created/,
+    );
     await kubectl.ok(['wait', '--for=condition=Established', 'crd/databases.db.example.com', '--timeout=5s']);
     assert.ok(Date.now() - started < 3000, `established after ${Date.now() - started} ms (kubectl included)`);
     const crd = JSON.parse(await kubectl.ok(['get', 'crd', 'databases.db.example.com', '-o', 'json']));
@@ -139,7 +142,14 @@ describe('custom resources with kubectl 1.33', () => {
     assert.equal(conditions.NamesAccepted.reason, 'NoConflicts');
     assert.equal(conditions.NamesAccepted.message, 'no conflicts found');
     assert.equal(conditions.Established.reason, 'InitialNamesAccepted');
-    assert.deepEqual(crd.status.acceptedNames, { plural: 'databases', singular: 'database', shortNames: ['dbs'], kind: 'Database', listKind: 'DatabaseList', categories: ['all-dbs'] });
+    assert.deepEqual(crd.status.acceptedNames, {
+      plural: 'databases',
+      singular: 'database',
+      shortNames: ['dbs'],
+      kind: 'Database',
+      listKind: 'DatabaseList',
+      categories: ['all-dbs'],
+    });
     assert.deepEqual(crd.status.storedVersions, ['v1']);
     const health = await call('GET', '/readyz?verbose');
     for (const hook of ['start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced']) {
@@ -160,7 +170,12 @@ describe('custom resources with kubectl 1.33', () => {
   });
 
   it('prints the declared columns', async () => {
-    await call('PATCH', `${BASE}/alpha/status`, { status: { conditions: [{ type: 'Ready', status: 'True' }] } }, { 'content-type': 'application/merge-patch+json' });
+    await call(
+      'PATCH',
+      `${BASE}/alpha/status`,
+      { status: { conditions: [{ type: 'Ready', status: 'True' }] } },
+      { 'content-type': 'application/merge-patch+json' },
+    );
     const { header, rows } = parseTable(await kubectl.ok(['get', 'databases']));
     assert.deepEqual(header, ['NAME', 'ENGINE', 'REPLICAS', 'READY', 'AGE']);
     const alpha = rowNamed(rows, 'alpha');
@@ -185,9 +200,17 @@ describe('custom resources with kubectl 1.33', () => {
   });
 
   it('refuses a wrong type with upstream 422 message', async () => {
-    const r = await call('POST', BASE, { apiVersion: 'db.example.com/v1', kind: 'Database', metadata: { name: 'bad' }, spec: { engine: 'postgres', replicas: 'three' } });
+    const r = await call('POST', BASE, {
+      apiVersion: 'db.example.com/v1',
+      kind: 'Database',
+      metadata: { name: 'bad' },
+      spec: { engine: 'postgres', replicas: 'three' },
+    });
     assert.equal(r.status, 422);
-    assert.equal(r.json.message, 'Database.db.example.com "bad" is invalid: spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"');
+    assert.equal(
+      r.json.message,
+      'Database.db.example.com "bad" is invalid: spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
+    );
     const many = await call('POST', BASE, {
       apiVersion: 'db.example.com/v1',
       kind: 'Database',
@@ -198,7 +221,7 @@ describe('custom resources with kubectl 1.33', () => {
     assert.deepEqual(many.json.details.causes.map((c: any) => `${c.field}: ${c.message}`).sort(), [
       'spec.engine: Unsupported value: "oracle": supported values: "postgres", "mysql"',
       'spec.replicas: Invalid value: 12: spec.replicas in body should be less than or equal to 9',
-      "spec.version: Invalid value: \"x\": spec.version in body should match '^[0-9]+(\\.[0-9]+)*$'",
+      'spec.version: Invalid value: "x": spec.version in body should match \'^[0-9]+(\\.[0-9]+)*$\'',
     ]);
     const missing = await call('POST', BASE, { apiVersion: 'db.example.com/v1', kind: 'Database', metadata: { name: 'bad' }, spec: {} });
     assert.equal(missing.json.message, 'Database.db.example.com "bad" is invalid: spec.engine: Required value');

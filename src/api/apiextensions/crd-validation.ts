@@ -57,7 +57,8 @@ function validateNames(names: Record<string, unknown>, path: string): FieldError
   else errs.push(...labelErrors(`${path}.plural`, plural, isDNS1123Label));
   if (singular !== '') errs.push(...labelErrors(`${path}.singular`, singular, isDNS1123Label));
   if (kind === '') errs.push(required(`${path}.kind`));
-  else if (isDNS1035Label(kind.toLowerCase()).length > 0) errs.push(invalid(`${path}.kind`, kind, 'may have mixed case, but should otherwise match: [a-z]([-a-z0-9]*[a-z0-9])?'));
+  else if (isDNS1035Label(kind.toLowerCase()).length > 0)
+    errs.push(invalid(`${path}.kind`, kind, 'may have mixed case, but should otherwise match: [a-z]([-a-z0-9]*[a-z0-9])?'));
   if (listKind === '') errs.push(required(`${path}.listKind`));
   else if (listKind === kind) errs.push(invalid(`${path}.listKind`, listKind, 'kind and listKind may not be the same'));
   list(names.shortNames).forEach((s, i) => {
@@ -70,7 +71,14 @@ function validateVersion(v: Record<string, unknown>, path: string, seen: Set<str
   const errs: FieldError[] = [];
   const name = str(v.name);
   if (name === '') errs.push(required(`${path}.name`));
-  else if (isDNS1035Label(name).length > 0) errs.push(invalid(`${path}.name`, name, 'a DNS-1035 label must consist of lower case alphanumeric characters or \'-\', start with an alphabetic character, and end with an alphanumeric character (e.g. \'my-name\',  or \'abc-123\', regex used for validation is \'[a-z]([-a-z0-9]*[a-z0-9])?\')'));
+  else if (isDNS1035Label(name).length > 0)
+    errs.push(
+      invalid(
+        `${path}.name`,
+        name,
+        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+      ),
+    );
   else if (seen.has(name)) errs.push(duplicate(`${path}.name`, name));
   seen.add(name);
   const schema = rec(v.schema).openAPIV3Schema;
@@ -128,7 +136,14 @@ export function validateCustomResourceDefinition(crd: Obj): FieldError[] {
     errs.push(...validateVersion(rec(v), `spec.versions[${i}]`, seen));
   });
   const storage = versions.filter((v) => rec(v).storage === true).length;
-  if (versions.length > 0 && storage !== 1) errs.push(invalid('spec.versions', versions.map((v) => str(rec(v).name)), 'must have exactly one version marked as storage version'));
+  if (versions.length > 0 && storage !== 1)
+    errs.push(
+      invalid(
+        'spec.versions',
+        versions.map((v) => str(rec(v).name)),
+        'must have exactly one version marked as storage version',
+      ),
+    );
   const strategy = str(rec(spec.conversion).strategy);
   if (strategy !== 'None' && strategy !== 'Webhook') errs.push(notSupported('spec.conversion.strategy', strategy, ['None', 'Webhook']));
   if (strategy === 'Webhook') errs.push(forbiddenField('spec.conversion.strategy', 'Webhook conversion is not served by this server'));

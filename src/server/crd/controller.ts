@@ -151,7 +151,10 @@ export function startCrdController(registry: Registry): CrdController {
     const { names, namesAccepted } = acceptNames(namesOf(rec(spec.names)), held, usedBy(name, crdGroup));
     accepted.set(name, { group: crdGroup, names });
     const conditions = conditionsOf(crd);
-    const established = establishedCondition(namesAccepted, conditions.find((c) => c.type === 'Established'));
+    const established = establishedCondition(
+      namesAccepted,
+      conditions.find((c) => c.type === 'Established'),
+    );
     // Served before it is marked Established, so a client that waits for the condition finds the endpoints.
     if (names.plural !== '' && names.kind !== '' && established.status === 'True') await serve(name, crd, names);
     await writeStatus(name, (status, now) => {
@@ -165,20 +168,22 @@ export function startCrdController(registry: Registry): CrdController {
   /** Writes status through the status subresource when the change alters it. */
   async function writeStatus(name: string, change: (status: Record<string, unknown>, now: Date) => Record<string, unknown>): Promise<void> {
     const c = ctx();
-    await crdStore.guaranteedUpdate(
-      c,
-      '',
-      name,
-      (obj) => {
-        const status = rec(obj.status);
-        const next = change(status, c.now);
-        if (JSON.stringify(next) === JSON.stringify(status)) throw UNCHANGED;
-        return { ...obj, status: next };
-      },
-      { dryRun: false, subresource: 'status' },
-    ).catch((e: unknown) => {
-      if (e !== UNCHANGED) throw e;
-    });
+    await crdStore
+      .guaranteedUpdate(
+        c,
+        '',
+        name,
+        (obj) => {
+          const status = rec(obj.status);
+          const next = change(status, c.now);
+          if (JSON.stringify(next) === JSON.stringify(status)) throw UNCHANGED;
+          return { ...obj, status: next };
+        },
+        { dryRun: false, subresource: 'status' },
+      )
+      .catch((e: unknown) => {
+        if (e !== UNCHANGED) throw e;
+      });
   }
 
   /** Removes a deleting CRD's instances, then stops serving it and releases its finalizer. */

@@ -72,7 +72,11 @@ function scalePathsOf(version: Props): ScalePaths | undefined {
   const scale = rec(version.subresources).scale;
   if (!isPlainObject(scale)) return undefined;
   const selector = str(scale.labelSelectorPath);
-  return { specReplicasPath: str(scale.specReplicasPath), statusReplicasPath: str(scale.statusReplicasPath), ...(selector ? { labelSelectorPath: selector } : {}) };
+  return {
+    specReplicasPath: str(scale.specReplicasPath),
+    statusReplicasPath: str(scale.statusReplicasPath),
+    ...(selector ? { labelSelectorPath: selector } : {}),
+  };
 }
 
 /** Conversion None: the same object under the storage version's apiVersion. */

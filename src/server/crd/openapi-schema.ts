@@ -36,7 +36,13 @@ function v2Node(s: Props): Props {
 }
 
 /** The definitions of one version: the kind's and its list's, by name. */
-export function openAPIDefinitions(group: string, version: string, kind: string, listKind: string, schema: Props): { name: string; definitions: Record<string, unknown> } {
+export function openAPIDefinitions(
+  group: string,
+  version: string,
+  kind: string,
+  listKind: string,
+  schema: Props,
+): { name: string; definitions: Record<string, unknown> } {
   const name = `${definitionPrefix(group)}.${version}.${kind}`;
   const root = v2Node(schema);
   const properties = isPlainObject(root.properties) ? { ...root.properties } : {};
@@ -50,9 +56,16 @@ export function openAPIDefinitions(group: string, version: string, kind: string,
     required: ['items'],
     properties: {
       apiVersion: { description: API_VERSION_DESCRIPTION, type: 'string' },
-      items: { description: `List of ${kind.toLowerCase()}s. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md`, type: 'array', items: { $ref: `#/definitions/${name}` } },
+      items: {
+        description: `List of ${kind.toLowerCase()}s. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md`,
+        type: 'array',
+        items: { $ref: `#/definitions/${name}` },
+      },
       kind: { description: KIND_DESCRIPTION, type: 'string' },
-      metadata: { description: 'Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds', $ref: `#/definitions/${LIST_META}` },
+      metadata: {
+        description: 'Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds',
+        $ref: `#/definitions/${LIST_META}`,
+      },
     },
     'x-kubernetes-group-version-kind': [{ group, kind: listKind, version }],
   };

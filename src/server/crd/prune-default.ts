@@ -14,7 +14,8 @@ const EMBEDDED_META = new Set(['apiVersion', 'kind', 'metadata']);
 /** Removes what schema does not specify from value; `root` keeps the object's own apiVersion, kind and metadata. */
 export function prune(value: unknown, schema: Props, root = true, pruned: string[] = [], path = ''): string[] {
   if (Array.isArray(value)) {
-    if (isPlainObject(schema.items)) value.forEach((item, i) => prune(item, schema.items as Props, false, pruned, `${path}[${i}]`));
+    const items = schema.items;
+    if (isPlainObject(items)) for (const [i, item] of value.entries()) prune(item, items, false, pruned, `${path}[${i}]`);
     return pruned;
   }
   if (!isPlainObject(value)) return pruned;

@@ -12,7 +12,19 @@ import { isPlainObject, type Obj } from '../../machinery/object.js';
 type Props = Record<string, unknown>;
 
 /** Value validations carried over as they are (OpenAPI v3.0 and JSON Schema agree on them). */
-const SAME_KEYWORDS = ['enum', 'pattern', 'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'multipleOf', 'minProperties', 'maxProperties', 'required'];
+const SAME_KEYWORDS = [
+  'enum',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'multipleOf',
+  'minProperties',
+  'maxProperties',
+  'required',
+];
 
 /** The JSON Schema ajv validates for one structural schema node. */
 export function toJsonSchema(s: Props): Props {
@@ -47,7 +59,16 @@ export class SchemaValidator {
   constructor(schema: Props) {
     // One instance per schema, so a deleted definition's compiled code goes with it. The JSON
     // Schema is built here, so ajv's meta-schema (20 ms per instance) is left out.
-    const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, validateFormats: false, unicodeRegExp: true, meta: false, validateSchema: false, addUsedSchema: false });
+    const ajv = new Ajv({
+      allErrors: true,
+      verbose: true,
+      strict: false,
+      validateFormats: false,
+      unicodeRegExp: true,
+      meta: false,
+      validateSchema: false,
+      addUsedSchema: false,
+    });
     const root = toJsonSchema(schema);
     // metadata is ObjectMeta, validated as every object's; the schema restricts at most name.
     if (isPlainObject(root.properties)) delete root.properties.metadata;
@@ -108,14 +129,22 @@ function fieldErrorOf(e: ErrorObject): FieldError[] {
   switch (e.keyword) {
     case 'type': {
       const actual = jsonTypeOf(v);
-      const wanted = String(p.type).split(',').filter((t) => t !== 'null');
+      const wanted = String(p.type)
+        .split(',')
+        .filter((t) => t !== 'null');
       // A whole number where a number is wanted is one (ajv already accepts it); integer,string is int-or-string.
       return [{ type: 'FieldValueInvalid', field: name, value: actual, detail: `${name} in body must be of type ${wanted.join(',')}: "${actual}"` }];
     }
     case 'required':
       return [required(child(name, String(p.missingProperty)))];
     case 'enum':
-      return [notSupported(name, v, ((p.allowedValues as unknown[]) ?? []).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))))];
+      return [
+        notSupported(
+          name,
+          v,
+          ((p.allowedValues as unknown[]) ?? []).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))),
+        ),
+      ];
     case 'pattern':
       return [at(`should match '${String(p.pattern)}'`)];
     case 'maximum':
@@ -139,7 +168,14 @@ function fieldErrorOf(e: ErrorObject): FieldError[] {
     case 'multipleOf':
       return [at(`should be a multiple of ${goFloat(Number(p.multipleOf))}`)];
     case 'maxProperties':
-      return [{ type: 'FieldValueTooMany', field: name, value: v, detail: `${isPlainObject(v) ? Object.keys(v).length : -1}: must have at most ${String(p.limit)} items` }];
+      return [
+        {
+          type: 'FieldValueTooMany',
+          field: name,
+          value: v,
+          detail: `${isPlainObject(v) ? Object.keys(v).length : -1}: must have at most ${String(p.limit)} items`,
+        },
+      ];
     case 'minProperties':
       return [at(`should have at least ${String(p.limit)} properties`)];
     case 'anyOf':

@@ -46,7 +46,9 @@ export function tableOptionsFor(
 ): { printer: TablePrinter; options: TableOptions } {
   const { def } = r.scope.info;
   // A custom resource prints the columns its definition declares.
-  const printer = r.scope.cached('printer', () => (def.printerColumns ? customColumnsPrinter(def.printerColumns) : printerFor(def.groupStem, def.kind, r.ctx.brand)));
+  const printer = r.scope.cached('printer', () =>
+    def.printerColumns ? customColumnsPrinter(def.printerColumns) : printerFor(def.groupStem, def.kind, r.ctx.brand),
+  );
   return {
     printer,
     options: { includeObject: tableOptionsOf(r.query).includeObject, apiVersion: metaApiVersion(as), listMeta, noHeaders, now: r.ctx.now },
