@@ -116,7 +116,6 @@ metadata:
 spec:
   engine: postgres
   version: "16.2"
-  unknownField: dropped
   extra:
     anything: kept
 ${extra}`;
@@ -159,6 +158,28 @@ describe('custom resources with kubectl 1.33', () => {
 
   it('creates instances with defaults applied and unknown fields pruned', async () => {
     assert.match(await kubectl.ok(['apply', '-f', await ws.file('a.yaml', DB('alpha'))]), /database.db.example.com\/alpha created/);
+    // kubectl validates strictly on the server: an unknown field is refused there.
+    const unknown = await kubectl.run(['apply', '-f', await ws.file('u.yaml', DB('unknown', '  unknownField: x\n'))]);
+    assert.match(unknown.stderr, /strict decoding error: unknown field "spec.unknownField"/);
+    // Without Strict it is pruned, with a warning.
+    const warned = await call('POST', BASE, {
+      apiVersion: 'db.example.com/v1',
+      kind: 'Database',
+      metadata: { name: 'warned' },
+      spec: { engine: 'mysql', unknownField: 1 },
+    });
+    assert.equal(warned.status, 201);
+    assert.equal(warned.json.spec.unknownField, undefined);
+    assert.match(String(warned.headers.warning), /299 - "unknown field \\"spec.unknownField\\""/);
+    assert.equal((await call('DELETE', `${BASE}/warned`)).status, 200);
+    const strict = await call('POST', `${BASE}?fieldValidation=Strict`, {
+      apiVersion: 'db.example.com/v1',
+      kind: 'Database',
+      metadata: { name: 'strict' },
+      spec: { engine: 'mysql', bogus: 1 },
+    });
+    assert.equal(strict.status, 400);
+    assert.equal(strict.json.message, 'Database in version "v1" cannot be handled as a Database: strict decoding error: unknown field "spec.bogus"');
     const a = JSON.parse(await kubectl.ok(['get', 'database', 'alpha', '-o', 'json']));
     assert.equal(a.spec.replicas, 1);
     assert.equal(a.spec.unknownField, undefined);

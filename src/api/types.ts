@@ -45,6 +45,11 @@ export interface Strategy {
   validate?(obj: Obj, ctx: StrategyContext): FieldError[];
   /** Field errors of an update (immutable fields...). Never mutates. */
   validateUpdate?(obj: Obj, old: Obj, ctx: StrategyContext): FieldError[];
+  /**
+   * Drops the fields a type without a built-in schema does not have (a custom resource's
+   * structural schema) and answers their paths, for fieldValidation's warnings. May mutate obj.
+   */
+  prune?(obj: Obj): string[];
   /** Finalizers beyond metadata.finalizers that hold a deleting object (a namespace's spec.finalizers). */
   finalizers?(obj: Obj): string[];
   /** Marks an object whose deletion waits for finalizers (a namespace becomes Terminating). May mutate obj. */

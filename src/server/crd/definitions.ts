@@ -51,6 +51,7 @@ function schemaStrategy(schema: Props): Strategy {
       if (defaulting) applyDefaults(obj, schema);
     },
     validate: (obj) => validator.validate(obj),
+    prune: (obj) => prune(obj, schema),
   };
 }
 

@@ -85,16 +85,29 @@ describe('custom resource schemas', () => {
       {
         type: 'object',
         additionalProperties: { type: 'string' },
-        properties: { a: {}, b: { type: 'array' }, metadata: { type: 'object', properties: { labels: { type: 'object' } } }, c: { type: 'string', anyOf: [{ type: 'string' }] } },
+        properties: {
+          a: {},
+          b: { type: 'array' },
+          metadata: { type: 'object', properties: { labels: { type: 'object' } } },
+          c: { type: 'string', anyOf: [{ type: 'string' }] },
+        },
       },
       's',
     ).map((e) => `${e.field}: ${fieldErrorBody(e)}`);
     assert.ok(errs.includes('s.properties[a].type: Required value: must not be empty for specified object fields'), errs.join('\n'));
     assert.ok(errs.includes('s.properties[b].items: Required value: must be specified'));
     assert.ok(errs.includes('s.additionalProperties: Forbidden: must not be used at the root'));
-    assert.ok(errs.includes('s.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified'));
+    assert.ok(
+      errs.includes('s.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified'),
+    );
     assert.ok(errs.includes('s.properties[c].anyOf[0].type: Forbidden: must be empty to be structural'));
-    assert.deepEqual(structuralErrors({ type: 'object', properties: { p: { 'x-kubernetes-int-or-string': true }, q: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }, 's'), []);
+    assert.deepEqual(
+      structuralErrors(
+        { type: 'object', properties: { p: { 'x-kubernetes-int-or-string': true }, q: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
+        's',
+      ),
+      [],
+    );
   });
 
   it('accepts names not held by another CRD of the group, keeping those it holds', () => {
@@ -110,7 +123,15 @@ describe('custom resource schemas', () => {
   });
 
   it('evaluates printer column JSONPaths', () => {
-    const obj = { status: { conditions: [{ type: 'Synced', status: 'False' }, { type: 'Ready', status: 'True' }] }, spec: { 'a.b': 1, list: [1, 2] } };
+    const obj = {
+      status: {
+        conditions: [
+          { type: 'Synced', status: 'False' },
+          { type: 'Ready', status: 'True' },
+        ],
+      },
+      spec: { 'a.b': 1, list: [1, 2] },
+    };
     assert.deepEqual(findAll(obj, parseJsonPath('.status.conditions[?(@.type=="Ready")].status')), ['True']);
     assert.deepEqual(findAll(obj, parseJsonPath("{.spec['a.b']}")), [1]);
     assert.deepEqual(findAll(obj, parseJsonPath('.spec.list[*]')), [1, 2]);
