@@ -125,6 +125,45 @@ describe('CustomResourceDefinitions through the API', () => {
     assert.match((await call('POST', CRDS, noSchema)).json.message, /spec.versions\[0\].schema.openAPIV3Schema: Required value: schemas are required/);
   });
 
+  it('serves only served versions, and follows version changes of the CRD', async () => {
+    const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } };
+    const def = crd('shifts', 'Shift') as any;
+    def.spec.versions = [
+      { name: 'v1alpha1', served: false, storage: false, schema },
+      { name: 'v1', served: true, storage: true, schema },
+    ];
+    assert.equal((await call('POST', CRDS, def)).status, 201);
+    await established('shifts.ops.example.com');
+    assert.equal((await call('GET', '/apis/ops.example.com/v1alpha1/namespaces/default/shifts')).status, 404);
+    const group = (await call('GET', '/apis/ops.example.com')).json;
+    assert.deepEqual(
+      group.versions.map((v: any) => v.version),
+      ['v1'],
+    );
+    const obj = { apiVersion: 'ops.example.com/v1', kind: 'Shift', metadata: { name: 's' }, spec: { size: 1 } };
+    assert.equal((await call('POST', '/apis/ops.example.com/v1/namespaces/default/shifts', obj)).status, 201);
+    // v2 served and made the storage version: the stored object is served at both versions.
+    const current = (await call('GET', `${CRDS}/shifts.ops.example.com`)).json;
+    current.spec.versions = [
+      { name: 'v1', served: true, storage: false, schema },
+      { name: 'v2', served: true, storage: true, schema },
+    ];
+    const updated = await call('PUT', `${CRDS}/shifts.ops.example.com`, current);
+    assert.equal(updated.status, 200, updated.text);
+    assert.deepEqual(updated.json.status.storedVersions, ['v1', 'v2']);
+    const deadline = Date.now() + 1000;
+    let v2 = await call('GET', '/apis/ops.example.com/v2/namespaces/default/shifts/s');
+    while (v2.status === 404 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+      v2 = await call('GET', '/apis/ops.example.com/v2/namespaces/default/shifts/s');
+    }
+    assert.equal(v2.status, 200);
+    assert.equal(v2.json.apiVersion, 'ops.example.com/v2');
+    const v1 = (await call('GET', '/apis/ops.example.com/v1/namespaces/default/shifts/s')).json;
+    assert.equal(v1.apiVersion, 'ops.example.com/v1');
+    assert.equal(v1.spec.size, 1);
+  });
+
   it('serves 100 CRDs within 5 s, and a custom resource GET about as fast as a ConfigMap GET', async () => {
     const started = Date.now();
     await Promise.all(

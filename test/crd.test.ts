@@ -314,6 +314,16 @@ spec:
     );
     const pb = await call('GET', `${BASE}/alpha`, undefined, { accept: 'application/vnd.kubernetes.protobuf' });
     assert.equal(pb.status, 406);
+    const pbBody = await call('POST', BASE, Buffer.from([0x6b, 0x38, 0x73, 0x00]), { 'content-type': 'application/vnd.kubernetes.protobuf' });
+    assert.equal(pbBody.status, 415);
+    assert.equal(pbBody.json.message, 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
+    // A client that prefers Protobuf but takes JSON gets JSON.
+    const either = await call('GET', `${BASE}/alpha`, undefined, { accept: 'application/vnd.kubernetes.protobuf, application/json' });
+    assert.equal(either.status, 200);
+    assert.equal(either.json.metadata.name, 'alpha');
+    const v2 = (await call('GET', '/openapi/v2')).json;
+    assert.equal(v2.definitions['com.example.db.v1.Database'].properties.spec.properties.replicas.type, 'integer');
+    assert.ok(v2.paths['/apis/db.example.com/v1/namespaces/{namespace}/databases/{name}/scale']);
   });
 
   it('watches instances', async () => {
