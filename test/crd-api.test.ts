@@ -56,8 +56,11 @@ describe('CustomResourceDefinitions through the API', () => {
   after(() => cluster.close());
 
   it('serves a cluster-scoped custom resource to client-node CustomObjectsApi', async () => {
+    const posted = Date.now();
     assert.equal((await call('POST', CRDS, crd('clusterwidgets', 'ClusterWidget', { scope: 'Cluster' }))).status, 201);
     await established('clusterwidgets.ops.example.com');
+    const wait = Date.now() - posted;
+    assert.ok(wait < 1000, `Established after ${wait} ms`);
     const kc = new k8s.KubeConfig();
     kc.loadFromFile(cluster.kubeconfigPath);
     const api = kc.makeApiClient(k8s.CustomObjectsApi);
@@ -214,5 +217,36 @@ describe('CustomResourceDefinitions through the API', () => {
     agent.destroy();
     console.log(`GET/s: ConfigMap ${cm.toFixed(0)}, custom resource ${cr.toFixed(0)} (${(cr / cm).toFixed(2)}x)`);
     assert.ok(cr / cm > 0.5, `custom resource GET ${cr.toFixed(0)}/s vs ConfigMap ${cm.toFixed(0)}/s`);
+  });
+});
+
+describe('CustomResourceDefinitions across a restart', () => {
+  it('serves stored CRDs and their instances as soon as the server is ready again', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dataDir = await mkdtemp(join(tmpdir(), 'orch-crd-restart-'));
+    try {
+      let cluster = await startTestCluster({ dataDir, kubernetesCompat: true });
+      const path = '/apis/ops.example.com/v1/namespaces/default/keepers';
+      try {
+        assert.equal((await request(cluster, 'POST', CRDS, { body: crd('keepers', 'Keeper') })).status, 201);
+        for (let i = 0; i < 100 && (await request(cluster, 'GET', path)).status === 404; i++) await new Promise((r) => setTimeout(r, 20));
+        const created = await request(cluster, 'POST', path, { body: { apiVersion: 'ops.example.com/v1', kind: 'Keeper', metadata: { name: 'k' }, spec: { size: 2 } } });
+        assert.equal(created.status, 201);
+      } finally {
+        await cluster.close();
+      }
+      cluster = await startTestCluster({ dataDir, kubernetesCompat: true });
+      try {
+        const got = await request(cluster, 'GET', `${path}/k`);
+        assert.equal(got.status, 200);
+        assert.equal(got.json.spec.size, 2);
+      } finally {
+        await cluster.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
