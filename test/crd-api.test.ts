@@ -232,7 +232,9 @@ describe('CustomResourceDefinitions across a restart', () => {
       try {
         assert.equal((await request(cluster, 'POST', CRDS, { body: crd('keepers', 'Keeper') })).status, 201);
         for (let i = 0; i < 100 && (await request(cluster, 'GET', path)).status === 404; i++) await new Promise((r) => setTimeout(r, 20));
-        const created = await request(cluster, 'POST', path, { body: { apiVersion: 'ops.example.com/v1', kind: 'Keeper', metadata: { name: 'k' }, spec: { size: 2 } } });
+        const created = await request(cluster, 'POST', path, {
+          body: { apiVersion: 'ops.example.com/v1', kind: 'Keeper', metadata: { name: 'k' }, spec: { size: 2 } },
+        });
         assert.equal(created.status, 201);
       } finally {
         await cluster.close();

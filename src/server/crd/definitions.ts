@@ -10,6 +10,7 @@ import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { list, rec, str } from '../../machinery/fields.js';
 import { openAPIDefinitions } from './openapi-schema.js';
 import { applyDefaults, hasDefaults, prune } from './prune-default.js';
+import { embeddedErrors, hasEmbedded } from './embedded.js';
 import { SchemaValidator } from './schema-validator.js';
 
 type Props = Record<string, unknown>;
@@ -45,12 +46,13 @@ export function namesOf(names: Props): AcceptedNames {
 function schemaStrategy(schema: Props): Strategy {
   const validator = new SchemaValidator(schema);
   const defaulting = hasDefaults(schema);
+  const embedded = hasEmbedded(schema);
   return {
     defaults(obj) {
       prune(obj, schema);
       if (defaulting) applyDefaults(obj, schema);
     },
-    validate: (obj) => validator.validate(obj),
+    validate: (obj) => (embedded ? [...validator.validate(obj), ...embeddedErrors(obj, schema)] : validator.validate(obj)),
     prune: (obj) => prune(obj, schema),
   };
 }

@@ -7,6 +7,7 @@ import { acceptNames, usedNamesOf } from './names.js';
 import { namesOf } from './definitions.js';
 import { applyDefaults, prune } from './prune-default.js';
 import { goFloat, SchemaValidator } from './schema-validator.js';
+import { embeddedErrors } from './embedded.js';
 
 const SCHEMA = {
   type: 'object',
@@ -138,5 +139,12 @@ describe('custom resource schemas', () => {
     assert.deepEqual(findAll(obj, parseJsonPath('.spec.list[-1]')), [2]);
     assert.deepEqual(findAll(obj, parseJsonPath('.spec.missing')), []);
     assert.throws(() => parseJsonPath('spec'));
+  });
+
+  it('requires apiVersion and kind of embedded resources', () => {
+    const errs = embeddedErrors({ spec: { embedded: { kind: 'not_a_kind', metadata: {} } } }, SCHEMA).map((e) => `${e.field}: ${fieldErrorBody(e)}`);
+    assert.equal(errs[0], 'spec.embedded.apiVersion: Required value: must not be empty');
+    assert.match(errs[1], /^spec.embedded.kind: Invalid value: "not_a_kind": may have mixed case, but should otherwise match: /);
+    assert.deepEqual(embeddedErrors({ spec: { embedded: { apiVersion: 'v1', kind: 'Pod' } } }, SCHEMA), []);
   });
 });
