@@ -167,6 +167,48 @@ describe('CustomResourceDefinitions through the API', () => {
     assert.equal(v1.spec.size, 1);
   });
 
+  it('keeps a deleting CRD while an instance holds a finalizer, refusing new instances meanwhile', async () => {
+    assert.equal((await call('POST', CRDS, crd('holders', 'Holder'))).status, 201);
+    await established('holders.ops.example.com');
+    const path = '/apis/ops.example.com/v1/namespaces/default/holders';
+    const held = { apiVersion: 'ops.example.com/v1', kind: 'Holder', metadata: { name: 'held', finalizers: ['example.com/hold'] }, spec: { size: 1 } };
+    assert.equal((await call('POST', path, held)).status, 201);
+    assert.equal((await call('POST', path, { ...held, metadata: { name: 'free' } })).status, 201);
+    const deleting = await call('DELETE', `${CRDS}/holders.ops.example.com`);
+    assert.equal(deleting.status, 200);
+    assert.deepEqual(deleting.json.metadata.finalizers, ['customresourcecleanup.apiextensions.k8s.io']);
+    let crdNow: any;
+    for (let i = 0; i < 100; i++) {
+      crdNow = (await call('GET', `${CRDS}/holders.ops.example.com`)).json;
+      const t = crdNow.status.conditions.find((c: any) => c.type === 'Terminating');
+      if (t?.reason === 'InstanceDeletionInProgress' && (await call('GET', `${path}/free`)).status === 404) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const terminating = crdNow.status.conditions.find((c: any) => c.type === 'Terminating');
+    assert.deepEqual(
+      [terminating.status, terminating.reason, terminating.message],
+      ['True', 'InstanceDeletionInProgress', 'CustomResource deletion is in progress'],
+    );
+    assert.equal((await call('GET', `${path}/free`)).status, 404);
+    assert.ok((await call('GET', `${path}/held`)).json.metadata.deletionTimestamp);
+    const refused = await call('POST', path, { ...held, metadata: { name: 'late' } });
+    assert.equal(refused.status, 405);
+    assert.equal(refused.json.message, 'create not allowed while custom resource definition is terminating');
+    // Releasing the instance's finalizer lets the CRD go.
+    const release = await request(cluster, 'PATCH', `${path}/held`, {
+      body: { metadata: { finalizers: null } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    assert.equal(release.status, 200);
+    let gone = 200;
+    for (let i = 0; i < 150 && gone !== 404; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      gone = (await call('GET', `${CRDS}/holders.ops.example.com`)).status;
+    }
+    assert.equal(gone, 404);
+    assert.equal((await call('GET', path)).status, 404);
+  });
+
   it('serves 100 CRDs within 5 s, and a custom resource GET about as fast as a ConfigMap GET', async () => {
     const https = await import('node:https');
     // Over a few kept-alive connections, as a client applying a folder of CRDs sends them.

@@ -14,7 +14,7 @@ import type { Registry } from '../../registry/registry.js';
 import type { GenericStore } from '../../registry/generic-store.js';
 import type { RequestContext } from '../../registry/context.js';
 import { entryObject } from '../../registry/cache-entry.js';
-import { type AcceptedNames, definitionsOf, namesOf } from './definitions.js';
+import { type AcceptedNames, definitionsOf, type Lifecycle, namesOf } from './definitions.js';
 import { acceptNames, type Condition, establishedCondition, usedNamesOf } from './names.js';
 
 const SYSTEM_USER = { name: 'system:apiserver', groups: ['system:masters'] };
@@ -27,6 +27,7 @@ interface Serving {
   group: string;
   defs: ResourceDefinition[];
   fingerprint: string;
+  lifecycle: Lifecycle;
 }
 
 export interface CrdController {
@@ -124,9 +125,10 @@ export function startCrdController(registry: Registry): CrdController {
     const fingerprint = JSON.stringify([spec, names]);
     if (serving.get(name)?.fingerprint === fingerprint) return;
     stopServing(name);
-    const defs = definitionsOf(crd, names);
+    const lifecycle: Lifecycle = { terminating: false };
+    const defs = definitionsOf(crd, names, lifecycle);
     await registry.register(...defs);
-    serving.set(name, { group: str(spec.group), defs, fingerprint });
+    serving.set(name, { group: str(spec.group), defs, fingerprint, lifecycle });
   }
 
   /** The names every other CRD of the group holds (each CRD's accepted names are known once synced or seeded). */
@@ -199,6 +201,8 @@ export function startCrdController(registry: Registry): CrdController {
       ),
     }));
     const s = serving.get(name);
+    // No new instances while the old ones are removed.
+    if (s) s.lifecycle.terminating = true;
     const store = s ? registry.lookup(s.group, s.defs[0].version, s.defs[0].plural) : undefined;
     if (store) {
       const remaining = await deleteInstances(store);

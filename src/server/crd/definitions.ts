@@ -7,6 +7,7 @@
  */
 import type { Conversion, PrinterColumn, ResourceDefinition, ScalePaths, Strategy } from '../../api/types.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
+import { StatusError } from '../../machinery/status.js';
 import { list, rec, str } from '../../machinery/fields.js';
 import { openAPIDefinitions } from './openapi-schema.js';
 import { applyDefaults, hasDefaults, prune } from './prune-default.js';
@@ -42,8 +43,18 @@ export function namesOf(names: Props): AcceptedNames {
   };
 }
 
+/** What the CRD controller changes while a CRD is served: a deleting CRD takes no new instances. */
+export interface Lifecycle {
+  terminating: boolean;
+}
+
+/** Upstream's refusal of a create while the definition is deleting (its crdHandler's, 405). */
+function terminatingError(group: string, plural: string): StatusError {
+  return new StatusError(405, 'MethodNotAllowed', 'create not allowed while custom resource definition is terminating', { group, kind: plural });
+}
+
 /** Upstream's custom resource strategy over one version's structural schema. */
-function schemaStrategy(schema: Props): Strategy {
+function schemaStrategy(schema: Props, lifecycle: Lifecycle, group: string, plural: string): Strategy {
   const validator = new SchemaValidator(schema);
   const defaulting = hasDefaults(schema);
   const embedded = hasEmbedded(schema);
@@ -54,6 +65,9 @@ function schemaStrategy(schema: Props): Strategy {
     },
     validate: (obj) => (embedded ? [...validator.validate(obj), ...embeddedErrors(obj, schema)] : validator.validate(obj)),
     prune: (obj) => prune(obj, schema),
+    prepareForCreate() {
+      if (lifecycle.terminating) throw terminatingError(group, plural);
+    },
   };
 }
 
@@ -91,7 +105,7 @@ function noneConversion(storageApiVersion: string): Conversion {
 }
 
 /** The definitions a CRD serves under names (served versions only; the storage version owns the storage). */
-export function definitionsOf(crd: Obj, names: AcceptedNames): ResourceDefinition[] {
+export function definitionsOf(crd: Obj, names: AcceptedNames, lifecycle: Lifecycle = { terminating: false }): ResourceDefinition[] {
   const spec = rec(crd.spec);
   const group = str(spec.group);
   const versions = list(spec.versions).map(rec);
@@ -121,7 +135,7 @@ export function definitionsOf(crd: Obj, names: AcceptedNames): ResourceDefinitio
         ...(version === storageVersion
           ? {}
           : { storage: { groupStem: group, plural: names.plural, conversion: noneConversion(`${group}/${storageVersion}`) } }),
-        strategy: schemaStrategy(schema),
+        strategy: schemaStrategy(schema, lifecycle, group, names.plural),
         behaviour: { generation: true, anyFinalizerNames: true },
         ...(scalePaths ? { scalePaths } : {}),
         printerColumns: printerColumnsOf(v),
