@@ -5,6 +5,7 @@
  * kubeOpenAPIResultToFieldErrors does), e.g. `spec.replicas: Invalid value: "string":
  * spec.replicas in body must be of type integer: "string"`.
  */
+import { isIP } from 'node:net';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { type FieldError, invalid, notSupported, required } from '../../machinery/status.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
@@ -26,6 +27,21 @@ const SAME_KEYWORDS = [
   'required',
 ];
 
+/**
+ * The string formats upstream checks (go-openapi's strfmt registry) that orch checks too;
+ * any other format (int32, int64, double, password...) is, as there, not a constraint.
+ */
+const FORMATS: Readonly<Record<string, RegExp | ((v: string) => boolean)>> = {
+  'date-time': (v) => /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v.replace(' ', 'T'))),
+  date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)),
+  uuid: /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i,
+  byte: /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/,
+  ipv4: (v) => isIP(v) === 4,
+  ipv6: (v) => isIP(v) === 6,
+  hostname: /^(?=.{1,255}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/,
+  email: /^[^\s@]+@[^\s@]+$/,
+};
+
 /** The JSON Schema ajv validates for one structural schema node. */
 export function toJsonSchema(s: Props): Props {
   const out: Props = {};
@@ -34,6 +50,7 @@ export function toJsonSchema(s: Props): Props {
     out.anyOf = [{ type: 'integer' }, { type: 'string' }];
   }
   for (const k of SAME_KEYWORDS) if (s[k] !== undefined) out[k] = s[k];
+  if (typeof s.format === 'string' && Object.hasOwn(FORMATS, s.format)) out.format = s.format;
   // OpenAPI v3.0's exclusive bounds are flags on minimum / maximum.
   if (typeof s.maximum === 'number') out[s.exclusiveMaximum === true ? 'exclusiveMaximum' : 'maximum'] = s.maximum;
   if (typeof s.minimum === 'number') out[s.exclusiveMinimum === true ? 'exclusiveMinimum' : 'minimum'] = s.minimum;
@@ -63,11 +80,11 @@ export class SchemaValidator {
       allErrors: true,
       verbose: true,
       strict: false,
-      validateFormats: false,
       unicodeRegExp: true,
       meta: false,
       validateSchema: false,
       addUsedSchema: false,
+      formats: FORMATS,
     });
     const root = toJsonSchema(schema);
     // metadata is ObjectMeta, validated as every object's; the schema restricts at most name.
@@ -145,6 +162,9 @@ function fieldErrorOf(e: ErrorObject): FieldError[] {
           ((p.allowedValues as unknown[]) ?? []).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))),
         ),
       ];
+    case 'format':
+      // go-openapi reports a format as a type: `must be of type date-time: "<value>"`.
+      return [invalid(name, v, `${name} in body must be of type ${String(p.format)}: ${JSON.stringify(v)}`)];
     case 'pattern':
       return [at(`should match '${String(p.pattern)}'`)];
     case 'maximum':

@@ -16,6 +16,8 @@ const SCHEMA = {
       type: 'object',
       properties: {
         name: { type: 'string', maxLength: 3, minLength: 2 },
+        when: { type: 'string', format: 'date-time' },
+        count: { type: 'integer', format: 'int32' },
         port: { 'x-kubernetes-int-or-string': true },
         tags: { type: 'array', maxItems: 1, items: { type: 'string' } },
         note: { type: 'string', nullable: true },
@@ -40,6 +42,10 @@ describe('custom resource schemas', () => {
     ]);
     assert.deepEqual(messages({ spec: { name: 'x' } }), ['spec.name: Invalid value: "x": spec.name in body should be at least 2 chars long']);
     assert.deepEqual(messages({ spec: { port: 80 } }), []);
+    assert.deepEqual(messages({ spec: { when: '2024-01-02T03:04:05Z', count: 5 } }), []);
+    assert.deepEqual(messages({ spec: { when: 'yesterday' } }), [
+      'spec.when: Invalid value: "yesterday": spec.when in body must be of type date-time: "yesterday"',
+    ]);
     assert.deepEqual(messages({ spec: { port: '80' } }), []);
     assert.ok(messages({ spec: { port: true } }).includes('spec.port: Invalid value: "": spec.port in body must validate at least one schema (anyOf)'));
     assert.deepEqual(messages({ spec: { mode: null } }), ['spec.mode: Invalid value: "null": spec.mode in body must be of type string: "null"']);
