@@ -24,7 +24,15 @@ function crd(plural: string, kind: string, opts: { group?: string; scope?: strin
           name: 'v1',
           served: true,
           storage: true,
-          schema: { openAPIV3Schema: opts.schema ?? { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } },
+          schema: {
+            openAPIV3Schema: opts.schema ?? {
+              type: 'object',
+              properties: {
+                spec: { type: 'object', properties: { size: { type: 'integer' } } },
+                status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+              },
+            },
+          },
         },
       ],
     },
@@ -74,6 +82,15 @@ describe('CustomResourceDefinitions through the API', () => {
     assert.equal(created.metadata.namespace, undefined);
     const got = await api.getClusterCustomObject({ group: 'ops.example.com', version: 'v1', plural: 'clusterwidgets', name: 'one' });
     assert.equal(got.spec.size, 3);
+    // Without a status subresource, status is written with the object and counts toward its generation.
+    const withStatus = await api.replaceClusterCustomObject({
+      group: 'ops.example.com',
+      version: 'v1',
+      plural: 'clusterwidgets',
+      name: 'one',
+      body: { ...got, status: { ok: true } },
+    });
+    assert.equal(withStatus.metadata.generation, 2);
     const list = await api.listClusterCustomObject({ group: 'ops.example.com', version: 'v1', plural: 'clusterwidgets' });
     assert.deepEqual(
       list.items.map((i: any) => i.metadata.name),

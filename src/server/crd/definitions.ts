@@ -6,7 +6,8 @@
  * published schema. Built once per CRD change, so requests only look things up.
  */
 import type { Conversion, PrinterColumn, ResourceDefinition, ScalePaths, Strategy } from '../../api/types.js';
-import { isPlainObject, type Obj } from '../../machinery/object.js';
+import { isPlainObject, metaOf, type Obj } from '../../machinery/object.js';
+import { deepEqual } from '../../machinery/deep-equal.js';
 import { StatusError } from '../../machinery/status.js';
 import { list, rec, str } from '../../machinery/fields.js';
 import { openAPIDefinitions } from './openapi-schema.js';
@@ -54,7 +55,7 @@ function terminatingError(group: string, plural: string): StatusError {
 }
 
 /** Upstream's custom resource strategy over one version's structural schema. */
-function schemaStrategy(schema: Props, lifecycle: Lifecycle, group: string, plural: string): Strategy {
+function schemaStrategy(schema: Props, lifecycle: Lifecycle, group: string, plural: string, statusSubresource: boolean): Strategy {
   const validator = new SchemaValidator(schema);
   const defaulting = hasDefaults(schema);
   const embedded = hasEmbedded(schema);
@@ -67,6 +68,10 @@ function schemaStrategy(schema: Props, lifecycle: Lifecycle, group: string, plur
     prune: (obj) => prune(obj, schema),
     prepareForCreate() {
       if (lifecycle.terminating) throw terminatingError(group, plural);
+    },
+    // Without a status subresource, status is part of what the generation counts (upstream's PrepareForUpdate).
+    prepareForUpdate(obj, old) {
+      if (!statusSubresource && !deepEqual(obj.status, old.status)) metaOf(obj).generation = (metaOf(old).generation ?? 0) + 1;
     },
   };
 }
@@ -135,7 +140,7 @@ export function definitionsOf(crd: Obj, names: AcceptedNames, lifecycle: Lifecyc
         ...(version === storageVersion
           ? {}
           : { storage: { groupStem: group, plural: names.plural, conversion: noneConversion(`${group}/${storageVersion}`) } }),
-        strategy: schemaStrategy(schema, lifecycle, group, names.plural),
+        strategy: schemaStrategy(schema, lifecycle, group, names.plural, isPlainObject(subresources.status)),
         behaviour: { generation: true, anyFinalizerNames: true },
         ...(scalePaths ? { scalePaths } : {}),
         printerColumns: printerColumnsOf(v),
