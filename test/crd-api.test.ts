@@ -160,6 +160,14 @@ describe('CustomResourceDefinitions through the API', () => {
       group.versions.map((v: any) => v.version),
       ['v1'],
     );
+    const aggregated = await request(cluster, 'GET', '/apis', { headers: { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' } });
+    const ops = aggregated.json.items.find((g: any) => g.metadata.name === 'ops.example.com');
+    assert.deepEqual(
+      ops.versions.map((v: any) => v.version),
+      ['v1'],
+    );
+    const shifts = ops.versions[0].resources.find((r: any) => r.resource === 'shifts');
+    assert.deepEqual([shifts.responseKind.kind, shifts.scope, shifts.singularResource], ['Shift', 'Namespaced', 'shift']);
     const obj = { apiVersion: 'ops.example.com/v1', kind: 'Shift', metadata: { name: 's' }, spec: { size: 1 } };
     assert.equal((await call('POST', '/apis/ops.example.com/v1/namespaces/default/shifts', obj)).status, 201);
     // v2 served and made the storage version: the stored object is served at both versions.
