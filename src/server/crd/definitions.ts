@@ -13,6 +13,7 @@ import { list, rec, str } from '../../machinery/fields.js';
 import { openAPIDefinitions } from './openapi-schema.js';
 import { applyDefaults, hasDefaults, prune } from './prune-default.js';
 import { embeddedErrors, hasEmbedded } from './embedded.js';
+import { hasListTypes, listTypeErrors } from './list-types.js';
 import { SchemaValidator } from './schema-validator.js';
 
 type Props = Record<string, unknown>;
@@ -59,12 +60,18 @@ function schemaStrategy(schema: Props, lifecycle: Lifecycle, group: string, plur
   const validator = new SchemaValidator(schema);
   const defaulting = hasDefaults(schema);
   const embedded = hasEmbedded(schema);
+  const listTypes = hasListTypes(schema);
   return {
     defaults(obj) {
       prune(obj, schema);
       if (defaulting) applyDefaults(obj, schema);
     },
-    validate: (obj) => (embedded ? [...validator.validate(obj), ...embeddedErrors(obj, schema)] : validator.validate(obj)),
+    validate(obj) {
+      const errs = validator.validate(obj);
+      if (embedded) errs.push(...embeddedErrors(obj, schema));
+      if (listTypes) errs.push(...listTypeErrors(obj, schema));
+      return errs;
+    },
     prune: (obj) => prune(obj, schema),
     prepareForCreate() {
       if (lifecycle.terminating) throw terminatingError(group, plural);

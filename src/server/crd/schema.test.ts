@@ -8,6 +8,7 @@ import { namesOf } from './definitions.js';
 import { applyDefaults, prune } from './prune-default.js';
 import { goFloat, SchemaValidator } from './schema-validator.js';
 import { embeddedErrors } from './embedded.js';
+import { listTypeErrors } from './list-types.js';
 
 const SCHEMA = {
   type: 'object',
@@ -152,5 +153,30 @@ describe('custom resource schemas', () => {
     assert.equal(errs[0], 'spec.embedded.apiVersion: Required value: must not be empty');
     assert.match(errs[1], /^spec.embedded.kind: Invalid value: "not_a_kind": may have mixed case, but should otherwise match: /);
     assert.deepEqual(embeddedErrors({ spec: { embedded: { apiVersion: 'v1', kind: 'Pod' } } }, SCHEMA), []);
+  });
+
+  it('refuses repeated items of set lists and repeated keys of map lists', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+        ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['port', 'protocol'], items: { type: 'object' } },
+      },
+    };
+    const errs = listTypeErrors(
+      {
+        tags: ['a', 'b', 'a'],
+        ports: [
+          { port: 80, protocol: 'TCP' },
+          { port: 80, protocol: 'UDP' },
+          { port: 80, protocol: 'TCP', name: 'x' },
+        ],
+      },
+      schema,
+    );
+    assert.deepEqual(
+      errs.map((e) => `${e.field}: ${fieldErrorBody(e)}`),
+      ['tags[2]: Duplicate value: "a"', 'ports[2]: Duplicate value: map[string]interface {}{"port":80, "protocol":"TCP"}'],
+    );
   });
 });
