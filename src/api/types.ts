@@ -45,6 +45,11 @@ export interface Strategy {
   validate?(obj: Obj, ctx: StrategyContext): FieldError[];
   /** Field errors of an update (immutable fields...). Never mutates. */
   validateUpdate?(obj: Obj, old: Obj, ctx: StrategyContext): FieldError[];
+  /**
+   * Drops the fields a type without a built-in schema does not have (a custom resource's
+   * structural schema) and answers their paths, for fieldValidation's warnings. May mutate obj.
+   */
+  prune?(obj: Obj): string[];
   /** Finalizers beyond metadata.finalizers that hold a deleting object (a namespace's spec.finalizers). */
   finalizers?(obj: Obj): string[];
   /** Marks an object whose deletion waits for finalizers (a namespace becomes Terminating). May mutate obj. */
@@ -72,6 +77,8 @@ export interface ResourceDefinition {
   branded: boolean;
   version: string;
   kind: string;
+  /** The list's kind when not `<kind>List` (a custom resource's spec.names.listKind). */
+  listKind?: string;
   /** Resource name in URLs, e.g. `deployments`. */
   plural: string;
   singular: string;
@@ -117,6 +124,39 @@ export interface ResourceDefinition {
   virtual?: true;
   /** Server bookkeeping this type opts into. */
   behaviour?: ResourceBehaviour;
+  /**
+   * Storage key prefix when not `/registry/<plural>/`: custom resources are keyed
+   * `/registry/<group>/<plural>/` as upstream's, since their plurals need not be unique.
+   */
+  storagePrefix?: string;
+  /** Where a `scale` subresource reads and writes (custom resources); absent: `spec.replicas`, `status.replicas`, `spec.selector`. */
+  scalePaths?: ScalePaths;
+  /** Table columns after the name (custom resources' additionalPrinterColumns). */
+  printerColumns?: readonly PrinterColumn[];
+  /** Served as a `Warning` header on every request of this version (a deprecated custom resource version). */
+  deprecationWarning?: string;
+  /**
+   * The schema published for the kind when it is not one of the built-in definitions (a custom
+   * resource's): definitions by upstream's name, the kind's own first.
+   */
+  openAPI?: { name: string; definitions: Readonly<Record<string, unknown>> };
+}
+
+/** JSON paths (`.spec.replicas`) of a custom resource's scale subresource, as its CRD declares them. */
+export interface ScalePaths {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+/** One printed column: its Table definition and the JSONPath its cells read. */
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  format: string;
+  description: string;
+  priority: number;
+  jsonPath: string;
 }
 
 /** Server-owned bookkeeping a type opts into (as each upstream strategy does). */
@@ -125,4 +165,6 @@ export interface ResourceBehaviour {
   generation?: boolean;
   /** Keep a client-supplied status on create (Node); otherwise status is reset on create. */
   keepStatusOnCreate?: boolean;
+  /** Finalizer names are not checked against the standard ones (custom resources, as upstream). */
+  anyFinalizerNames?: boolean;
 }

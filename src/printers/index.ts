@@ -24,6 +24,7 @@ import { storagePrinters } from './storage.js';
 import type { TablePrinter } from './types.js';
 
 export { DEFAULT_PRINTER } from './default.js';
+export { customColumnsPrinter, type CustomColumn } from './custom-columns.js';
 export { humanDuration, translateTimestampSince } from './duration.js';
 export { buildTable, tableHead, tableRows, toPartialObjectMetadata, type IncludeObject, type TableOptions } from './table.js';
 export type { TableColumnDefinition, TablePrinter, TableRowCondition } from './types.js';

@@ -67,7 +67,11 @@ export class GenericStore {
     readonly brand: Brand,
     cacheOptions: CacherOptions = {},
   ) {
-    this.metaRules = { namespaced: info.namespaced, nameRule: info.def.nameRule, standardFinalizers: standardFinalizers(brand) };
+    this.metaRules = {
+      namespaced: info.namespaced,
+      nameRule: info.def.nameRule,
+      standardFinalizers: info.def.behaviour?.anyFinalizerNames ? undefined : standardFinalizers(brand),
+    };
     this.toEntry = entryEncoder(info, (kv) => this.decode(kv));
     this.cacher = info.def.virtual ? undefined : new Cacher(store, info.keyPrefix, this.toEntry, cacheOptions);
   }

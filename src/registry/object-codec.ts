@@ -16,6 +16,21 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const METADATA_OPEN = Buffer.from('"metadata":{');
 const CLOSE_BRACE = '}'.charCodeAt(0);
+const openings = new WeakMap<ResourceInfo, Buffer>();
+
+function startsWith(bytes: Buffer, prefix: Buffer): boolean {
+  return bytes.length >= prefix.length && bytes.subarray(0, prefix.length).equals(prefix);
+}
+
+/** `{"apiVersion":"<served apiVersion>",`, how bytes stored at the served version begin. */
+function apiVersionOpening(info: ResourceInfo): Buffer {
+  let b = openings.get(info);
+  if (b === undefined) {
+    b = Buffer.from(`{"apiVersion":${JSON.stringify(info.apiVersion)},`);
+    openings.set(info, b);
+  }
+  return b;
+}
 
 /** Bytes to store for obj (served form): apiVersion, kind, metadata first; resourceVersion never stored. */
 export function encodeForStorage(info: ResourceInfo, obj: Obj, brand: Brand): Uint8Array {
@@ -44,6 +59,8 @@ export function decodeFromStorage(info: ResourceInfo, kv: KeyValue, brand: Brand
 export function servedJson(info: ResourceInfo, value: Uint8Array, revision: number): Buffer | undefined {
   if (info.conversion) return undefined;
   const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  // A custom resource stored at another version (its CRD's storage version changed) is decoded and relabelled.
+  if (info.def.storagePrefix !== undefined && !startsWith(bytes, apiVersionOpening(info))) return undefined;
   const at = bytes.indexOf(METADATA_OPEN);
   if (at < 0) return undefined;
   const cut = at + METADATA_OPEN.length;

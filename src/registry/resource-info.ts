@@ -37,7 +37,7 @@ function storagePrefix(plural: string): string {
 /** Resolves a definition under a brand. */
 export function resolveResource(def: ResourceDefinition, brand: Brand): ResourceInfo {
   const group = def.groupStem === '' ? '' : brand.group(def.groupStem, def.branded);
-  const keyPrefix = storagePrefix(def.storage ? def.storage.plural : def.plural);
+  const keyPrefix = def.storagePrefix ?? storagePrefix(def.storage ? def.storage.plural : def.plural);
   const fields = new Set(['metadata.name', 'metadata.namespace', ...Object.keys(def.fieldSelectors ?? {})]);
   if (!def.namespaced) fields.delete('metadata.namespace');
   return {
@@ -46,7 +46,7 @@ export function resolveResource(def: ResourceDefinition, brand: Brand): Resource
     version: def.version,
     apiVersion: group === '' ? def.version : `${group}/${def.version}`,
     kind: def.kind,
-    listKind: `${def.kind}List`,
+    listKind: def.listKind ?? `${def.kind}List`,
     plural: def.plural,
     namespaced: def.namespaced,
     verbs: new Set(def.verbs ?? ALL_VERBS),

@@ -29,6 +29,7 @@ import type { TokenAuthenticator } from '../auth/authn/token.js';
 import type { ReviewDeps } from '../registry/reviews.js';
 import { listen, type ListenerOptions } from './listener.js';
 import { versionInfo } from './version.js';
+import { startCrdController } from './crd/controller.js';
 
 export interface ApiServerOptions {
   brand: Brand;
@@ -116,6 +117,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     rbacBootstrap: hookCheck('poststarthook/rbac/bootstrap-roles'),
     priorityClasses: hookCheck('poststarthook/scheduling/bootstrap-system-priority-classes'),
     eventExpiry: hookCheck('poststarthook/start-event-expiry'),
+    apiextensionsInformers: hookCheck('poststarthook/start-apiextensions-informers'),
+    apiextensionsControllers: hookCheck('poststarthook/start-apiextensions-controllers'),
+    crdInformerSynced: hookCheck('poststarthook/crd-informer-synced'),
   };
   const hookList = Object.values(hooks);
   // During the livez grace period an unfinished hook still counts as live (upstream).
@@ -190,6 +194,12 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const eventsStore = registry.byResource('', 'events');
   const stopExpiry = eventsStore ? await startEventExpiry({ store, prefix: eventsStore.info.keyPrefix, ttlMs: opts.eventTtlMs, now }) : () => {};
   hooks.eventExpiry.done();
+  // The CRD cache started with the others; the controller serves what each CRD defines.
+  hooks.apiextensionsInformers.done();
+  const crdController = startCrdController(registry);
+  hooks.apiextensionsControllers.done();
+  await crdController.synced;
+  hooks.crdInformerSynced.done();
 
   let stopped: Promise<void> | undefined;
   return {
@@ -201,6 +211,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
         if (opts.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, opts.shutdownDelayMs));
         signalShutdown();
         stopExpiry();
+        crdController.stop();
         authorization.stop();
         await listener.close(DRAIN_TIMEOUT_MS);
         registry.stopCaches();

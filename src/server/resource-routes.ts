@@ -4,7 +4,7 @@
  * negotiation, and dispatch to one handler per verb.
  */
 import { DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS, type RouterConfig } from './router-config.js';
-import type { Request, Response } from './http.js';
+import { addWarning, type Request, type Response } from './http.js';
 import type { RequestInfo } from './request-info.js';
 import { type AsKind, negotiate } from '../codec/negotiation.js';
 import { parseAccept } from '../codec/accept.js';
@@ -108,6 +108,8 @@ export async function serveResource(
   }
   const handler = HANDLERS[info.verb];
   if (!handler) throw methodNotAllowed();
+  // A deprecated custom resource version warns on every request, as upstream's deprecation filter.
+  if (def.def.deprecationWarning !== undefined) addWarning(res, def.def.deprecationWarning);
   const pretty = queryBool(query.getAll('pretty'));
   const { encodings, protobufMediaType, as } = negotiate(parseAccept(req.headers.accept as string | undefined), cfg.brand, TRANSFORMS[info.verb] ?? []);
   await handler({

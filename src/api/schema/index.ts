@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createSchemaLookup, type Definitions, type SchemaLookup } from './schema.js';
+import type { ResourceDefinition } from '../types.js';
 
 export * from './schema.js';
 
@@ -23,4 +24,20 @@ export function apiSchemas(): SchemaLookup {
  */
 export function upstreamGroup(groupStem: string, branded: boolean): string {
   return branded ? `${groupStem}.k8s.io` : groupStem;
+}
+
+const ownSchemas = new WeakMap<ResourceDefinition, SchemaLookup>();
+
+/**
+ * The schemas a resource's objects are typed by: the built-in ones, plus its own definitions
+ * when it brings them (a custom resource's, which refer to the built-in ObjectMeta).
+ */
+export function schemasOf(def: ResourceDefinition): SchemaLookup {
+  if (def.openAPI === undefined) return apiSchemas();
+  let lookup = ownSchemas.get(def);
+  if (lookup === undefined) {
+    lookup = createSchemaLookup({ ...apiSchemas().definitions, ...(def.openAPI.definitions as Definitions) });
+    ownSchemas.set(def, lookup);
+  }
+  return lookup;
 }

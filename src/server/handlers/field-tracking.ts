@@ -4,7 +4,7 @@
  * ServerSideApply off, writes record no ownership and clear what a client sends (upstream's
  * BeforeCreate/BeforeUpdate).
  */
-import { apiSchemas, upstreamGroup } from '../../api/schema/index.js';
+import { schemasOf, upstreamGroup } from '../../api/schema/index.js';
 import { FieldManager } from '../../apply/field-manager.js';
 import { FieldSet } from '../../apply/ssa/field-set.js';
 import { fieldElement, type PathElement } from '../../apply/ssa/path-element.js';
@@ -61,7 +61,7 @@ function resetFieldsOf(scope: FieldManagerSource, type: TypeRef): FieldSet | und
 export function buildFieldManager(scope: FieldManagerSource): FieldManager {
   const def = scope.info.def;
   // Ownership is of the stored object, whatever kind a subresource answers in (a Scale writes a Deployment's replicas).
-  const type = typeOfKind(apiSchemas(), upstreamGroup(def.groupStem, def.branded), def.version, scope.info.kind);
+  const type = typeOfKind(schemasOf(def), upstreamGroup(def.groupStem, def.branded), def.version, scope.info.kind);
   return new FieldManager({
     type,
     apiVersion: scope.info.apiVersion,

@@ -25,10 +25,15 @@ export type { FieldValidation };
 export function readFieldsAs(r: ResourceRequest, obj: Obj, mode: FieldValidation, json: string | undefined, patch?: string): void {
   const info = r.scope;
   const name = info.definitionName();
-  if (name === undefined) return;
   let unknown: string[];
   try {
-    unknown = readTypedFields(obj, apiSchemas(), name);
+    if (name !== undefined) unknown = readTypedFields(obj, apiSchemas(), name);
+    else {
+      // A custom resource: its schema's pruning finds what it does not have.
+      const prune = info.info.def.strategy?.prune;
+      if (prune === undefined) return;
+      unknown = prune(obj);
+    }
   } catch (e) {
     if (!(e instanceof FieldTypeError)) throw e;
     if (patch !== undefined) throw invalidObject(info.kind, info.info.group, r.name, [invalid('patch', '', e.message)]);

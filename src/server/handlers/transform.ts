@@ -5,7 +5,7 @@
  */
 import type { AsTarget } from '../../codec/negotiation.js';
 import type { Obj } from '../../machinery/object.js';
-import { buildTable, printerFor, toPartialObjectMetadata, type TableOptions, type TablePrinter } from '../../printers/index.js';
+import { buildTable, customColumnsPrinter, printerFor, toPartialObjectMetadata, type TableOptions, type TablePrinter } from '../../printers/index.js';
 import { tableOptionsOf } from './options.js';
 import type { ResourceRequest } from './resource-request.js';
 
@@ -45,7 +45,10 @@ export function tableOptionsFor(
   noHeaders = false,
 ): { printer: TablePrinter; options: TableOptions } {
   const { def } = r.scope.info;
-  const printer = r.scope.cached('printer', () => printerFor(def.groupStem, def.kind, r.ctx.brand));
+  // A custom resource prints the columns its definition declares.
+  const printer = r.scope.cached('printer', () =>
+    def.printerColumns ? customColumnsPrinter(def.printerColumns) : printerFor(def.groupStem, def.kind, r.ctx.brand),
+  );
   return {
     printer,
     options: { includeObject: tableOptionsOf(r.query).includeObject, apiVersion: metaApiVersion(as), listMeta, noHeaders, now: r.ctx.now },

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { apiSchemas, createSchemaLookup, type SchemaLookup, upstreamGroup } from '../../api/schema/index.js';
+import { apiSchemas, createSchemaLookup, type Schema, type SchemaLookup, upstreamGroup } from '../../api/schema/index.js';
 import type { Brand } from '../../machinery/brand.js';
 import type { GroupVersions } from '../../registry/registry.js';
 import type { ResourceInfo } from '../../registry/resource-info.js';
@@ -97,7 +97,12 @@ export class OpenAPIDocuments {
     const groupVersions = new Map(
       registry.resources.map((r) => [`${r.def.groupStem}/${r.version}`, { group: upstreamGroup(r.def.groupStem, r.def.branded), version: r.version }]),
     );
-    const schemas = createSchemaLookup(withEnvelopes((this.source.schemas ?? apiSchemas()).definitions, [...groupVersions.values()]));
+    // Custom resources bring their own definitions (their CRD's schemas) beside the built-in ones.
+    const custom: Record<string, Schema> = {};
+    for (const r of registry.resources) if (r.def.openAPI) Object.assign(custom, r.def.openAPI.definitions);
+    const base = (this.source.schemas ?? apiSchemas()).definitions;
+    const all = Object.keys(custom).length === 0 ? base : { ...base, ...custom };
+    const schemas = createSchemaLookup(withEnvelopes(all, [...groupVersions.values()]));
     const routes = routeTable(registry, brand, schemas);
     const definitions = brandedDefinitions(schemas.definitions, brand);
     let swagger: Swagger | undefined = buildSwagger(routes, definitions, version);

@@ -131,7 +131,7 @@ function installActions(info: ResourceInfo, subresource: string, verbs: Readonly
 export function resourceRoutes(info: ResourceInfo, brand: Brand, defs: RouteDefinitions): Route[] {
   const prefix = info.group === '' ? `/api/${info.version}` : `/apis/${info.group}/${info.version}`;
   const document = prefix.slice(1);
-  const list = defs.kind(info, `${info.kind}List`);
+  const list = defs.kind(info, info.listKind);
   const status = defs.meta(`${META}.Status`);
   const watchEvent = defs.meta(`${META}.WatchEvent`);
   const patch = defs.meta(`${META}.Patch`);
