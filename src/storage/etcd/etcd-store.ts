@@ -74,6 +74,8 @@ export class EtcdStore implements Store {
   private readonly limits: Required<StoreLimits>;
   /** etcd's in-use size at the last poll, and what this replica has put since. */
   private polledSize = 0;
+  /** etcd's file size at the last poll (what its own quota counts). */
+  private fileSize = 0;
   private putSince = 0;
   private readonly pending = new Set<Promise<unknown>>();
   private readonly watches = new Set<EtcdWatch>();
@@ -215,6 +217,12 @@ export class EtcdStore implements Store {
       this.compacted = Math.max(this.compacted, revision);
     });
     await this.refreshSize().catch(() => {});
+    // etcd's quota counts its file, which compaction leaves as large as it was: past half the
+    // quota a store that deleted and compacted would stay full until defragmented, so it is.
+    if (this.fileSize > this.limits.quotaBackendBytes / 2) {
+      await this.call('', () => this.client.maintenance.defragment()).catch(() => {});
+      await this.refreshSize().catch(() => {});
+    }
   }
 
   /** Records a compaction another replica (or the shared compactor) did. */
@@ -295,6 +303,7 @@ export class EtcdStore implements Store {
     const putBefore = this.putSince;
     const status = await this.client.maintenance.status();
     this.observeHeader(status.header);
+    this.fileSize = Number(status.dbSize);
     this.polledSize = Number(status.dbSizeInUse || status.dbSize);
     this.putSince -= putBefore;
   }

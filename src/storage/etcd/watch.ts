@@ -57,7 +57,10 @@ export class EtcdWatch {
     // Lost connections are retried by etcd3 with backoff; the watch resumes where it was.
     watcher.on('disconnected', () => {});
     watcher.on('error', (err: unknown) => {
-      if (isCompactedError(err)) this.fail(new StoreError('Compacted', prefix, `watch from revision ${this.delivered}: etcdserver: mvcc: required revision has been compacted`));
+      // etcd3 has already dropped a watcher it reports cancelled: cancelling it again would
+      // make etcd answer for a watch id etcd3 no longer knows, which etcd3 throws on.
+      this.watcher = undefined;
+      if (isCompactedCancel(err)) this.fail(new StoreError('Compacted', prefix, `watch from revision ${this.delivered}: etcdserver: mvcc: required revision has been compacted`));
       else this.fail(new StoreError('Closed', prefix, `watch ended: ${err instanceof Error ? err.message : String(err)}`));
     });
   }
@@ -132,4 +135,14 @@ export class EtcdWatch {
     const kv = this.keys.keyValue(ev.kv);
     return { type: 'put', kv, prevKv, revision: kv.modRevision };
   }
+}
+
+/**
+ * etcd cancels a watch whose start revision was compacted with `compact_revision` set and no
+ * reason, and etcd3 passes on only the reason ("Watcher canceled: "); every other cancel
+ * (permissions, bad ranges) carries one.
+ */
+function isCompactedCancel(err: unknown): boolean {
+  const msg = err instanceof Error ? err.message : String(err);
+  return isCompactedError(err) || /Watcher canceled:\s*$/.test(msg);
 }
