@@ -3,7 +3,7 @@
  * and the system namespaces may not be deleted.
  */
 import type { Registry } from '../registry/registry.js';
-import { forbidden, notFound } from '../machinery/status.js';
+import { forbidden, notFound, StatusError } from '../machinery/status.js';
 import { metaOf } from '../machinery/object.js';
 import type { ReadPlan } from '../registry/read-options.js';
 
@@ -27,7 +27,10 @@ export function namespaceLifecycle(registry: Registry): ValidatingPlugin {
         return;
       }
       if (a.operation !== 'CREATE' || !a.resource.namespaced) return;
-      const ns = await namespaces.readEntry('', a.namespace, LATEST).catch(() => {
+      const ns = await namespaces.readEntry('', a.namespace, LATEST).catch((err: unknown) => {
+        // Only a namespace that is not there is NotFound; a store that cannot answer (etcd
+        // down) is its own error, as upstream's plugin passes a failed lookup on as internal.
+        if (err instanceof StatusError && err.code !== 404) throw err;
         throw notFound({ group: '', resource: 'namespaces' }, a.namespace);
       });
       // Deletion sets phase Terminating together with deletionTimestamp (registry/finalization.ts).

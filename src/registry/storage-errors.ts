@@ -1,7 +1,17 @@
 /** The one place storage failures become Status errors. */
 import { StoreError } from '../storage/interface.js';
 import { NO_SPACE_MESSAGE, REQUEST_TOO_LARGE_MESSAGE } from '../storage/limits.js';
-import { alreadyExists, conflict, gone, internalError, notFound, OPTIMISTIC_LOCK_MESSAGE, serviceUnavailable, StatusError, type GroupResource } from '../machinery/status.js';
+import {
+  alreadyExists,
+  conflict,
+  gone,
+  internalError,
+  notFound,
+  OPTIMISTIC_LOCK_MESSAGE,
+  serviceUnavailable,
+  StatusError,
+  type GroupResource,
+} from '../machinery/status.js';
 
 /** Maps a store failure on object `name` of `gr` to the Status a client sees; rethrows anything else. */
 export function toStatusError(err: unknown, gr: GroupResource, name: string): never {

@@ -49,7 +49,16 @@ export interface RangeResult {
  * NoSpace and RequestTooLarge are etcd's quota and request-size refusals (see limits.ts);
  * Unavailable is a remote store (etcd) that could not be reached or did not answer in time.
  */
-export type StoreErrorCode = 'KeyExists' | 'KeyNotFound' | 'Conflict' | 'Compacted' | 'FutureRevision' | 'Closed' | 'NoSpace' | 'RequestTooLarge' | 'Unavailable';
+export type StoreErrorCode =
+  | 'KeyExists'
+  | 'KeyNotFound'
+  | 'Conflict'
+  | 'Compacted'
+  | 'FutureRevision'
+  | 'Closed'
+  | 'NoSpace'
+  | 'RequestTooLarge'
+  | 'Unavailable';
 
 export class StoreError extends Error {
   constructor(

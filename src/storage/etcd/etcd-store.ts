@@ -14,7 +14,16 @@
 import { readFileSync } from 'node:fs';
 import { noop } from 'cockatiel';
 import { Etcd3, type IOptions, type IRangeResponse, type IResponseHeader } from 'etcd3';
-import { type KeyValue, type RangeOptions, type RangeResult, type Store, StoreError, type WatchErrorSink, type WatchProgressSink, type WatchSink } from '../interface.js';
+import {
+  type KeyValue,
+  type RangeOptions,
+  type RangeResult,
+  type Store,
+  StoreError,
+  type WatchErrorSink,
+  type WatchProgressSink,
+  type WatchSink,
+} from '../interface.js';
 import { putCost, refusePut, resolveLimits, type StoreLimits } from '../limits.js';
 import { isCompactedError, storeErrorOf } from './errors.js';
 import { DEFAULT_ETCD_PREFIX, fromEtcdRevision, KeySpace, toEtcdRevision } from './layout.js';

@@ -60,7 +60,8 @@ export class EtcdWatch {
       // etcd3 has already dropped a watcher it reports cancelled: cancelling it again would
       // make etcd answer for a watch id etcd3 no longer knows, which etcd3 throws on.
       this.watcher = undefined;
-      if (isCompactedCancel(err)) this.fail(new StoreError('Compacted', prefix, `watch from revision ${this.delivered}: etcdserver: mvcc: required revision has been compacted`));
+      if (isCompactedCancel(err))
+        this.fail(new StoreError('Compacted', prefix, `watch from revision ${this.delivered}: etcdserver: mvcc: required revision has been compacted`));
       else this.fail(new StoreError('Closed', prefix, `watch ended: ${err instanceof Error ? err.message : String(err)}`));
     });
   }
@@ -129,7 +130,9 @@ export class EtcdWatch {
     if (ev.type === 'Delete') {
       const revision = fromEtcdRevision(ev.kv.mod_revision);
       // etcd's delete event carries only the key; the Store's carries the last value at the delete's revision.
-      const kv: KeyValue = prevKv ? { ...prevKv, modRevision: revision } : { key: this.keys.storeKey(ev.kv.key), value: new Uint8Array(0), createRevision: 0, modRevision: revision };
+      const kv: KeyValue = prevKv
+        ? { ...prevKv, modRevision: revision }
+        : { key: this.keys.storeKey(ev.kv.key), value: new Uint8Array(0), createRevision: 0, modRevision: revision };
       return { type: 'delete', kv, prevKv, revision };
     }
     const kv = this.keys.keyValue(ev.kv);
