@@ -56,7 +56,13 @@ describe('etcd compaction with two replicas', () => {
 
   it('a watch cache whose watch was compacted under it re-lists and follows on', async () => {
     const store = await EtcdStore.connect({ servers: [etcd.endpoint], prefix: '/cache-test' });
-    const cache = new Cacher(store, '/c/', (kv, revision) => ({ key: kv.key, modRevision: revision, json: Buffer.from(kv.value), labels: undefined, fields: {} }));
+    const cache = new Cacher(store, '/c/', (kv, revision) => ({
+      key: kv.key,
+      modRevision: revision,
+      json: Buffer.from(kv.value),
+      labels: undefined,
+      fields: {},
+    }));
     await cache.start();
     const r1 = await store.create('/c/1', bytes('one'));
     assert.ok(await cache.waitFor(r1, 3000));
