@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { copyStore, TargetNotEmptyError } from '../storage/copy.js';
 import { EtcdStore } from '../storage/etcd/etcd-store.js';
+import { STORAGE_ROOT } from '../registry/resource-info.js';
 import { DEFAULT_ETCD_PREFIX } from '../storage/etcd/layout.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { lockDataDir } from './data-dir-lock.js';
@@ -63,6 +64,7 @@ export async function migrate(flags: MigrateFlags): Promise<string> {
     const target = await EtcdStore.connect({
       servers: flags.toEtcd,
       prefix: flags.etcdPrefix,
+      keyRoot: STORAGE_ROOT,
       caFile: flags.etcdCafile,
       certFile: flags.etcdCertfile,
       keyFile: flags.etcdKeyfile,

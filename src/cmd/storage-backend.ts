@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { startCompactor } from '../storage/compactor.js';
 import { startEtcdCompactor } from '../storage/etcd/compactor.js';
 import { EtcdStore } from '../storage/etcd/etcd-store.js';
+import { STORAGE_ROOT } from '../registry/resource-info.js';
 import type { Store } from '../storage/interface.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
@@ -32,7 +33,7 @@ export async function openStorage(opts: ControlPlaneOptions, dataDir: string): P
   if (opts.storageBackend === 'etcd3') {
     const etcd = opts.etcd;
     if (!etcd || etcd.servers.length === 0) throw new Error('--etcd-servers must be specified with --storage-backend=etcd3');
-    const store = await EtcdStore.connect({ ...limits, ...etcd }).catch((err: Error) => {
+    const store = await EtcdStore.connect({ ...limits, ...etcd, keyRoot: STORAGE_ROOT }).catch((err: Error) => {
       throw new Error(`cannot reach etcd at ${etcd.servers.join(',')} (${err.message}): start etcd or fix --etcd-servers`);
     });
     const timeoutMs = etcd.healthcheckTimeoutMs ?? DEFAULT_ETCD_HEALTHCHECK_TIMEOUT_MS;

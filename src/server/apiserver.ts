@@ -177,7 +177,13 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   await bootstrapPriorityClasses(registry);
   hooks.priorityClasses.done();
   const eventsStore = registry.byResource('', 'events');
-  const stopExpiry = eventsStore ? await startEventExpiry({ store, prefix: eventsStore.info.keyPrefix, ttlMs: opts.eventTtlMs, now }) : () => {};
+  let stopExpiry = () => {};
+  if (eventsStore && store.expireUnder) {
+    // The store expires events itself (etcd leases), whether or not any server runs.
+    store.expireUnder(eventsStore.info.keyPrefix, opts.eventTtlMs);
+  } else if (eventsStore) {
+    stopExpiry = await startEventExpiry({ store, prefix: eventsStore.info.keyPrefix, ttlMs: opts.eventTtlMs, now });
+  }
   hooks.eventExpiry.done();
 
   let stopped: Promise<void> | undefined;

@@ -106,6 +106,12 @@ export interface Store {
    * A fromRevision older than the compacted revision calls onError with Compacted.
    */
   watch(prefix: string, fromRevision: number, sink: WatchSink, onError?: WatchErrorSink, onProgress?: WatchProgressSink): () => void;
+  /**
+   * Makes every later put (create or update) of a key under prefix expire ttlMs after that put,
+   * as upstream's etcd lease on each event. Stores that have it (etcd) expire keys even when no
+   * server runs; without it the registry sweeps expired keys itself.
+   */
+  expireUnder?(prefix: string, ttlMs: number): void;
   /** The revision of the last committed write. */
   currentRevision(): number;
   /** The oldest revision whose history is still kept (history before it was compacted). */

@@ -27,6 +27,7 @@ import {
 import { putCost, refusePut, resolveLimits, type StoreLimits } from '../limits.js';
 import { isCompactedError, storeErrorOf } from './errors.js';
 import { DEFAULT_ETCD_PREFIX, fromEtcdRevision, KeySpace, toEtcdRevision } from './layout.js';
+import { LeaseManager } from './leases.js';
 import { EtcdWatch } from './watch.js';
 
 /** upstream's --etcd-db-metric-poll-interval. */
@@ -48,6 +49,8 @@ export interface EtcdStoreOptions extends StoreLimits, EtcdTls {
   servers: string[];
   /** --etcd-prefix; default /registry. */
   prefix?: string;
+  /** The root of the store's keys that the prefix replaces (the registry's `/registry`); default none. */
+  keyRoot?: string;
   /** Deadline of one etcd call; default DEFAULT_ETCD_CALL_TIMEOUT_MS. */
   callTimeoutMs?: number;
 }
@@ -89,13 +92,17 @@ export class EtcdStore implements Store {
   private readonly pending = new Set<Promise<unknown>>();
   private readonly watches = new Set<EtcdWatch>();
   private readonly poll: ReturnType<typeof setInterval>;
+  private readonly leases: LeaseManager;
+  /** Key prefixes whose puts carry a lease, with the keys' time to live in seconds. */
+  private readonly expiring: { prefix: string; ttlSeconds: number }[] = [];
 
   private constructor(
     private readonly client: Etcd3,
     opts: EtcdStoreOptions,
   ) {
-    this.keys = new KeySpace(opts.prefix ?? DEFAULT_ETCD_PREFIX);
+    this.keys = new KeySpace(opts.prefix ?? DEFAULT_ETCD_PREFIX, opts.keyRoot);
     this.limits = resolveLimits(opts);
+    this.leases = new LeaseManager(client);
     this.poll = setInterval(() => void this.refreshSize().catch(() => {}), DB_SIZE_POLL_MS);
     this.poll.unref();
   }
@@ -145,12 +152,17 @@ export class EtcdStore implements Store {
     };
   }
 
+  expireUnder(prefix: string, ttlMs: number): void {
+    // etcd leases count whole seconds; a key never expires before its TTL.
+    this.expiring.push({ prefix, ttlSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) });
+  }
+
   async create(key: string, value: Uint8Array): Promise<number> {
     const etcdKey = this.keys.key(key);
-    const res = await this.put(key, value, () =>
+    const res = await this.put(key, value, (lease) =>
       this.client.kv.txn({
         compare: [{ key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: 0 }],
-        success: [{ request_put: { key: etcdKey, value: Buffer.from(value.buffer, value.byteOffset, value.byteLength) } }],
+        success: [{ request_put: { key: etcdKey, value: Buffer.from(value.buffer, value.byteOffset, value.byteLength), lease } }],
       }),
     );
     if (!res.succeeded) throw new StoreError('KeyExists', key);
@@ -159,10 +171,10 @@ export class EtcdStore implements Store {
 
   async update(key: string, value: Uint8Array, expectedModRevision: number): Promise<number> {
     const etcdKey = this.keys.key(key);
-    const res = await this.put(key, value, () =>
+    const res = await this.put(key, value, (lease) =>
       this.client.kv.txn({
         compare: [{ key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: toEtcdRevision(expectedModRevision) }],
-        success: [{ request_put: { key: etcdKey, value: Buffer.from(value.buffer, value.byteOffset, value.byteLength) } }],
+        success: [{ request_put: { key: etcdKey, value: Buffer.from(value.buffer, value.byteOffset, value.byteLength), lease } }],
         failure: [{ request_range: { key: etcdKey } }],
       }),
     );
@@ -268,15 +280,35 @@ export class EtcdStore implements Store {
     return p;
   }
 
-  /** A put-carrying call: refused first by the size limits, as etcd refuses before it applies. */
-  private put<T extends { header?: IResponseHeader; succeeded?: boolean }>(key: string, value: Uint8Array, op: () => Promise<T>): Promise<T> {
+  /**
+   * A put-carrying call: refused first by the size limits, as etcd refuses before it applies;
+   * op gets the lease the put carries (0: none) when the key is under an expiring prefix.
+   */
+  private put<T extends { header?: IResponseHeader; succeeded?: boolean }>(
+    key: string,
+    value: Uint8Array,
+    op: (lease: string | number) => Promise<T>,
+  ): Promise<T> {
     if (this.closed) return Promise.reject(new StoreError('Closed', key, 'store is closed'));
     const refused = refusePut(key, value, this.dbSize(), this.limits);
     if (refused) return Promise.reject(refused);
     // Counted at once, so parallel puts past the quota are refused before they reach etcd.
     const cost = putCost(key, value);
     this.putSince += cost;
-    return this.call(key, op).then(
+    const ttl = this.expiring.find((e) => key.startsWith(e.prefix))?.ttlSeconds;
+    const withLease = async () => {
+      if (ttl === undefined) return op(0);
+      const lease = await this.leases.leaseFor(ttl);
+      try {
+        return await op(lease);
+      } catch (err) {
+        // The shared lease is gone (revoked, or etcd restored): one more try on a new one.
+        if (!String((err as Error).message).includes('requested lease not found')) throw err;
+        this.leases.forget(lease);
+        return op(await this.leases.leaseFor(ttl));
+      }
+    };
+    return this.call(key, withLease).then(
       (res) => {
         if (res.succeeded === false) this.putSince -= cost;
         return res;

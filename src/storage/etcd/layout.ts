@@ -45,16 +45,29 @@ export function bytesPrefixEnd(prefix: Buffer): Buffer {
   return Buffer.from([0]);
 }
 
-/** Maps store keys into and out of the etcd keyspace under one prefix. */
+/**
+ * Maps store keys into and out of the etcd keyspace under one prefix. With a root (the
+ * registry's `/registry`), the root of every store key is replaced by the prefix, so
+ * `/registry/pods/ns/n` is upstream's `<--etcd-prefix>/pods/ns/n`; a range prefix shorter than
+ * the root (the empty one) selects everything under the prefix. Without a root keys are
+ * simply put under the prefix.
+ */
 export class KeySpace {
   readonly prefix: Buffer;
+  private readonly root: string;
 
-  constructor(prefix: string) {
+  constructor(prefix: string, root = '') {
     this.prefix = Buffer.from(normalizePrefix(prefix));
+    this.root = normalizePrefix(root);
   }
 
   key(key: string): Buffer {
-    return Buffer.concat([this.prefix, Buffer.from(key)]);
+    let rest = key;
+    if (this.root !== '') {
+      if (key.startsWith(this.root)) rest = key.slice(this.root.length);
+      else if (this.root.startsWith(key)) rest = '';
+    }
+    return Buffer.concat([this.prefix, Buffer.from(rest)]);
   }
 
   /** The etcd range [start, end) of the store keys starting with `prefix`, from startKey on; undefined when empty. */
@@ -74,7 +87,7 @@ export class KeySpace {
 
   /** The store key of an etcd key under the prefix. */
   storeKey(key: Buffer): string {
-    return key.subarray(this.prefix.length).toString('utf8');
+    return this.root + key.subarray(this.prefix.length).toString('utf8');
   }
 
   /** A store KeyValue from etcd's. */
