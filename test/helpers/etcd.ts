@@ -15,6 +15,8 @@ export interface EtcdProcess {
   endpoint: string;
   /** Stops the member (SIGTERM, then SIGKILL after 3 s) and keeps its data dir. */
   stop(): Promise<void>;
+  /** Kills the member at once (SIGKILL), as a crash; its data dir stays. */
+  kill(): Promise<void>;
   /** Starts the member again on the same ports and data dir. */
   restart(): Promise<void>;
   /** Stops the member and removes its data dir. */
@@ -43,35 +45,67 @@ export function freePort(): Promise<number> {
 
 /** Starts one etcd member; resolves once it serves clients. */
 export async function startEtcd(opts: EtcdProcessOptions = {}): Promise<EtcdProcess> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'orch-etcd-'));
-  const clientPort = await freePort();
-  const peerPort = await freePort();
-  const endpoint = `http://127.0.0.1:${clientPort}`;
-  const args = [
-    '--data-dir',
-    join(dataDir, 'member'),
-    '--name',
-    'default',
-    '--listen-client-urls',
-    endpoint,
-    '--advertise-client-urls',
-    endpoint,
-    '--listen-peer-urls',
-    `http://127.0.0.1:${peerPort}`,
-    '--initial-advertise-peer-urls',
-    `http://127.0.0.1:${peerPort}`,
-    '--initial-cluster',
-    `default=http://127.0.0.1:${peerPort}`,
-    '--log-level',
-    'error',
-    '--logger',
-    'zap',
-    // Tests wait on watch progress; etcd's default of 10 minutes would never arrive.
-    '--experimental-watch-progress-notify-interval',
-    '200ms',
-  ];
-  if (opts.maxRequestBytes !== undefined) args.push('--max-request-bytes', String(opts.maxRequestBytes));
-  if (opts.quotaBackendBytes !== undefined) args.push('--quota-backend-bytes', String(opts.quotaBackendBytes));
+  const [member] = await startEtcdCluster(1, opts);
+  return member;
+}
+
+/** Starts an n-member etcd cluster on loopback; resolves once every member serves clients. */
+export async function startEtcdCluster(n: number, opts: EtcdProcessOptions = {}): Promise<EtcdProcess[]> {
+  const root = await mkdtemp(join(tmpdir(), 'orch-etcd-'));
+  const ports = [];
+  for (let i = 0; i < n; i++) ports.push({ client: await freePort(), peer: await freePort() });
+  const initialCluster = ports.map((p, i) => `m${i}=http://127.0.0.1:${p.peer}`).join(',');
+  const members = ports.map((p, i) => {
+    const endpoint = `http://127.0.0.1:${p.client}`;
+    const args = [
+      '--data-dir',
+      join(root, `m${i}`),
+      '--name',
+      `m${i}`,
+      '--listen-client-urls',
+      endpoint,
+      '--advertise-client-urls',
+      endpoint,
+      '--listen-peer-urls',
+      `http://127.0.0.1:${p.peer}`,
+      '--initial-advertise-peer-urls',
+      `http://127.0.0.1:${p.peer}`,
+      '--initial-cluster',
+      initialCluster,
+      '--initial-cluster-token',
+      root,
+      '--log-level',
+      'error',
+      '--logger',
+      'zap',
+      // Tests wait on watch progress; etcd's default of 10 minutes would never arrive.
+      '--experimental-watch-progress-notify-interval',
+      '200ms',
+    ];
+    if (opts.maxRequestBytes !== undefined) args.push('--max-request-bytes', String(opts.maxRequestBytes));
+    if (opts.quotaBackendBytes !== undefined) args.push('--quota-backend-bytes', String(opts.quotaBackendBytes));
+    return member(endpoint, args);
+  });
+  try {
+    await Promise.all(members.map((m) => m.restart()));
+  } catch (err) {
+    await Promise.all(members.map((m) => m.kill()));
+    await rm(root, { recursive: true, force: true });
+    throw err;
+  }
+  let destroyed = false;
+  return members.map((m) => ({
+    ...m,
+    destroy: async () => {
+      await Promise.all(members.map((x) => x.stop()));
+      if (!destroyed) await rm(root, { recursive: true, force: true });
+      destroyed = true;
+    },
+  }));
+}
+
+/** One member process: started (again) by restart(), stopped by its pid. */
+function member(endpoint: string, args: string[]): Omit<EtcdProcess, 'destroy'> {
   let child: ChildProcess | undefined;
 
   const launch = async () => {
@@ -81,7 +115,7 @@ export async function startEtcd(opts: EtcdProcessOptions = {}): Promise<EtcdProc
     proc.stderr?.on('data', (d: Buffer) => {
       if (stderr.length < 4000) stderr += d.toString();
     });
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 15_000;
     for (;;) {
       if (proc.exitCode !== null) throw new Error(`etcd exited with ${proc.exitCode}: ${stderr}`);
       try {
@@ -90,30 +124,21 @@ export async function startEtcd(opts: EtcdProcessOptions = {}): Promise<EtcdProc
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) throw new Error(`etcd did not start within 10 s: ${stderr}`);
+      if (Date.now() > deadline) throw new Error(`etcd did not start within 15 s: ${stderr}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   };
 
-  const stop = async () => {
+  const signal = async (sig: NodeJS.Signals) => {
     const proc = child;
     child = undefined;
     if (!proc || proc.exitCode !== null || proc.pid === undefined) return;
     const exited = new Promise<void>((r) => proc.once('exit', () => r()));
-    process.kill(proc.pid, 'SIGTERM');
+    process.kill(proc.pid, sig);
     const timer = setTimeout(() => proc.pid !== undefined && proc.exitCode === null && process.kill(proc.pid, 'SIGKILL'), 3000);
     await exited;
     clearTimeout(timer);
   };
 
-  await launch();
-  return {
-    endpoint,
-    stop,
-    restart: launch,
-    destroy: async () => {
-      await stop();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
+  return { endpoint, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL'), restart: launch };
 }

@@ -12,7 +12,7 @@
  * wrote since.
  */
 import { readFileSync } from 'node:fs';
-import { noop } from 'cockatiel';
+import { ConstantBackoff, handleWhen, retry } from 'cockatiel';
 import { Etcd3, type IOptions, type IRangeResponse, type IResponseHeader } from 'etcd3';
 import {
   type KeyValue,
@@ -69,12 +69,21 @@ export function etcdClientOptions(opts: EtcdTls & { servers: string[]; callTimeo
         }
       : undefined,
     dialTimeout: timeout,
+    // As upstream's client: a member that stops answering (hung, or the network gone) is noticed
+    // by keepalive pings, so watches on it reconnect elsewhere instead of waiting forever.
+    grpcOptions: { 'grpc.keepalive_time_ms': 30_000, 'grpc.keepalive_timeout_ms': 10_000, 'grpc.keepalive_permit_without_calls': 1 },
     // Calls end at their deadline; streams (watches) live on and resume by themselves.
     defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
     // No blind retries: a Txn whose reply was lost may have committed, and a retried create
-    // would then answer AlreadyExists for its own write. The caller sees the failure instead.
-    faultHandling: { global: noop },
+    // would then answer AlreadyExists for its own write. Only a call that never left (no
+    // connection to the member it picked) is tried on the next member, once per member.
+    faultHandling: { global: retry(handleWhen(neverSent), { maxAttempts: opts.servers.length, backoff: new ConstantBackoff(0) }) },
   };
+}
+
+/** A call that failed before reaching etcd: no connection to the member (gRPC's own words). */
+function neverSent(err: Error): boolean {
+  return /No connection established|ECONNREFUSED/.test(err.message);
 }
 
 export class EtcdStore implements Store {
