@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -24,6 +24,8 @@ export interface EtcdProcess {
 }
 
 export interface EtcdProcessOptions {
+  /** Serve clients over TLS with these PEM files, requiring client certificates signed by trustedCaFile. */
+  tls?: { certFile: string; keyFile: string; trustedCaFile: string };
   /** etcd --max-request-bytes; etcd's default is 1.5 MiB. */
   maxRequestBytes?: number;
   /** etcd --quota-backend-bytes. */
@@ -56,7 +58,7 @@ export async function startEtcdCluster(n: number, opts: EtcdProcessOptions = {})
   for (let i = 0; i < n; i++) ports.push({ client: await freePort(), peer: await freePort() });
   const initialCluster = ports.map((p, i) => `m${i}=http://127.0.0.1:${p.peer}`).join(',');
   const members = ports.map((p, i) => {
-    const endpoint = `http://127.0.0.1:${p.client}`;
+    const endpoint = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${p.client}`;
     const args = [
       '--data-dir',
       join(root, `m${i}`),
@@ -84,7 +86,9 @@ export async function startEtcdCluster(n: number, opts: EtcdProcessOptions = {})
     ];
     if (opts.maxRequestBytes !== undefined) args.push('--max-request-bytes', String(opts.maxRequestBytes));
     if (opts.quotaBackendBytes !== undefined) args.push('--quota-backend-bytes', String(opts.quotaBackendBytes));
-    return member(endpoint, args);
+    if (opts.tls)
+      args.push('--cert-file', opts.tls.certFile, '--key-file', opts.tls.keyFile, '--trusted-ca-file', opts.tls.trustedCaFile, '--client-cert-auth');
+    return member(endpoint, args, opts.tls);
   });
   try {
     await Promise.all(members.map((m) => m.restart()));
@@ -105,7 +109,7 @@ export async function startEtcdCluster(n: number, opts: EtcdProcessOptions = {})
 }
 
 /** One member process: started (again) by restart(), stopped by its pid. */
-function member(endpoint: string, args: string[]): Omit<EtcdProcess, 'destroy'> {
+function member(endpoint: string, args: string[], tls?: EtcdProcessOptions['tls']): Omit<EtcdProcess, 'destroy'> {
   let child: ChildProcess | undefined;
 
   const launch = async () => {
@@ -118,12 +122,7 @@ function member(endpoint: string, args: string[]): Omit<EtcdProcess, 'destroy'> 
     const deadline = Date.now() + 15_000;
     for (;;) {
       if (proc.exitCode !== null) throw new Error(`etcd exited with ${proc.exitCode}: ${stderr}`);
-      try {
-        const res = await fetch(`${endpoint}/health`);
-        if (res.ok) return;
-      } catch {
-        // not listening yet
-      }
+      if (tls ? await listening(endpoint) : await healthy(endpoint)) return;
       if (Date.now() > deadline) throw new Error(`etcd did not start within 15 s: ${stderr}`);
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -141,4 +140,25 @@ function member(endpoint: string, args: string[]): Omit<EtcdProcess, 'destroy'> 
   };
 
   return { endpoint, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL'), restart: launch };
+}
+
+/** True once etcd answers /health with ok. */
+async function healthy(endpoint: string): Promise<boolean> {
+  try {
+    return (await fetch(`${endpoint}/health`)).ok;
+  } catch {
+    return false;
+  }
+}
+
+/** True once the port accepts connections (a TLS member's /health needs a client certificate). */
+function listening(endpoint: string): Promise<boolean> {
+  const url = new URL(endpoint);
+  return new Promise((resolve) => {
+    const socket = connect(Number(url.port), url.hostname, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
 }

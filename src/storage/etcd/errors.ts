@@ -26,7 +26,8 @@ export function storeErrorOf(err: unknown, key: string): StoreError {
   if (msg.includes(FUTURE)) return new StoreError('FutureRevision', key, `etcdserver: mvcc: ${FUTURE}`);
   if (msg.includes('database space exceeded')) return new StoreError('NoSpace', key, NO_SPACE_MESSAGE);
   if (msg.includes('request is too large') || msg.includes('larger than max')) return new StoreError('RequestTooLarge', key, REQUEST_TOO_LARGE_MESSAGE);
-  return new StoreError('Unavailable', key, msg);
+  // gRPC's texts can span lines (OpenSSL's); a Status message and a start-up error are one line.
+  return new StoreError('Unavailable', key, msg.replace(/\s*\n\s*/g, ' ').trim());
 }
 
 function messageOf(err: unknown): string {

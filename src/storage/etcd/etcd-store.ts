@@ -12,6 +12,7 @@
  * wrote since.
  */
 import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
 import { ConstantBackoff, handleWhen, retry } from 'cockatiel';
 import { Etcd3, type IOptions, type IRangeResponse, type IResponseHeader } from 'etcd3';
 import {
@@ -58,12 +59,13 @@ export interface EtcdStoreOptions extends StoreLimits, EtcdTls {
 /** The etcd3 client options for servers and TLS files (read once, at start). */
 export function etcdClientOptions(opts: EtcdTls & { servers: string[]; callTimeoutMs?: number }): IOptions {
   const timeout = opts.callTimeoutMs ?? DEFAULT_ETCD_CALL_TIMEOUT_MS;
-  const secure = opts.caFile !== undefined || opts.certFile !== undefined;
+  const secure = opts.caFile !== undefined || opts.certFile !== undefined || opts.servers.some((s) => s.startsWith('https://'));
   return {
     hosts: opts.servers,
     credentials: secure
       ? {
-          rootCertificate: opts.caFile !== undefined ? readFileSync(opts.caFile) : Buffer.alloc(0),
+          // Without --etcd-cafile, etcd's certificate is checked against the well-known roots.
+          rootCertificate: opts.caFile !== undefined ? readFileSync(opts.caFile) : Buffer.from(rootCertificates.join('\n')),
           privateKey: opts.keyFile !== undefined ? readFileSync(opts.keyFile) : undefined,
           certChain: opts.certFile !== undefined ? readFileSync(opts.certFile) : undefined,
         }

@@ -39,9 +39,8 @@ export class EtcdWatch {
     private readonly hooks: EtcdWatchHooks,
   ) {
     this.delivered = fromRevision;
-    const range = keys.range(prefix);
-    const all = keys.range('');
-    const { start, end } = range ?? all ?? { start: keys.key(prefix), end: keys.key(prefix) };
+    // A prefix with no possible key (past the keyspace's end) watches an empty range.
+    const { start, end } = keys.range(prefix) ?? { start: keys.key(prefix), end: keys.key(prefix) };
     const watcher = client
       .watch()
       .inRange(new Range(start, end))
