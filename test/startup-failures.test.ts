@@ -100,6 +100,9 @@ describe('start-up failures are one line with the fix, exit 1', () => {
     [['--bind-address', 'localhost:80'], /--bind-address.*IP address/],
     [['--quota-backend-bytes', '2GiB'], /--quota-backend-bytes.*bytes/],
     [['-v', 'loud'], /--v.*log level/],
+    [['--storage-backend', 'etcd3'], /--etcd-servers must be specified with --storage-backend=etcd3/],
+    [['--storage-backend', 'etcd3', '--etcd-servers', 'http://127.0.0.1:1'], /cannot reach etcd at http:\/\/127\.0\.0\.1:1 .*start etcd or fix --etcd-servers/],
+    [['--etcd-healthcheck-timeout', 'soon'], /--etcd-healthcheck-timeout/],
     [['--feature-gates', 'Bogus=true'], /unrecognized feature gate: Bogus/],
     [['--tls-cert-file', '/nonexistent.crt', '--tls-private-key-file', '/nonexistent.key'], /cannot read --tls-cert-file \/nonexistent\.crt/],
   ];

@@ -3,11 +3,12 @@
  * and the system namespaces may not be deleted.
  */
 import type { Registry } from '../registry/registry.js';
-import { forbidden, notFound } from '../machinery/status.js';
+import { forbidden, notFound, StatusError } from '../machinery/status.js';
 import { metaOf } from '../machinery/object.js';
 import type { ReadPlan } from '../registry/read-options.js';
 
 const LATEST: ReadPlan = { kind: 'latest' };
+const ANY: ReadPlan = { kind: 'any' };
 import type { ValidatingPlugin } from './admission.js';
 
 /** The plugin over the registry's namespaces. */
@@ -27,9 +28,17 @@ export function namespaceLifecycle(registry: Registry): ValidatingPlugin {
         return;
       }
       if (a.operation !== 'CREATE' || !a.resource.namespaced) return;
-      const ns = await namespaces.readEntry('', a.namespace, LATEST).catch(() => {
-        throw notFound({ group: '', resource: 'namespaces' }, a.namespace);
-      });
+      // As upstream's lister first: the watch cache answers for a namespace it has (with etcd a
+      // latest read is a round trip per create); only one it lacks is looked up in the store.
+      const ns = await namespaces
+        .readEntry('', a.namespace, ANY)
+        .catch(() => namespaces.readEntry('', a.namespace, LATEST))
+        .catch((err: unknown) => {
+          // Only a namespace that is not there is NotFound; a store that cannot answer (etcd
+          // down) is its own error, as upstream's plugin passes a failed lookup on as internal.
+          if (err instanceof StatusError && err.code !== 404) throw err;
+          throw notFound({ group: '', resource: 'namespaces' }, a.namespace);
+        });
       // Deletion sets phase Terminating together with deletionTimestamp (registry/finalization.ts).
       const terminating = ns.fields['status.phase'] === 'Terminating';
       if (terminating) {

@@ -5,6 +5,20 @@ import type { AuthenticationSettings } from '../server/authentication-config.js'
 import type { AuthorizationSettings } from '../server/authorization-config.js';
 import type { KubeSchedulerConfiguration } from '../scheduler/config/types.js';
 import type { RunningScheduler } from '../scheduler/process/start-scheduler.js';
+/** The etcd a control plane stores in (upstream's --etcd-* flags). */
+export interface EtcdOptions {
+  /** --etcd-servers: client URLs, e.g. `https://127.0.0.1:2379`. */
+  servers: string[];
+  /** --etcd-prefix: where the keys live; default `/registry`. */
+  prefix?: string;
+  /** --etcd-cafile, --etcd-certfile, --etcd-keyfile: TLS to etcd (PEM files). */
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
+  /** --etcd-healthcheck-timeout in milliseconds; default 2 s. */
+  healthcheckTimeoutMs?: number;
+}
+
 export interface ControlPlaneOptions {
   /** Data directory (SQLite file, certificates, admin.kubeconfig). Default `./.orch`. */
   dataDir?: string;
@@ -13,8 +27,10 @@ export interface ControlPlaneOptions {
   bindAddress?: string;
   /** Serve Kubernetes' own names (`*.k8s.io`, `kube-system`). */
   kubernetesCompat?: boolean;
-  /** `sqlite` (default) or `memory`. */
-  storageBackend?: 'sqlite' | 'memory';
+  /** `sqlite` (default), `memory`, or `etcd3` (upstream's name: etcd v3, see `etcd`). */
+  storageBackend?: 'sqlite' | 'memory' | 'etcd3';
+  /** Where etcd is, with `storageBackend: 'etcd3'` (upstream's --etcd-* flags). */
+  etcd?: EtcdOptions;
   /**
    * Bytes the store may hold before writes are refused as etcd refuses them
    * (`etcdserver: mvcc: database space exceeded`). Default 2 GiB; negative: no quota.

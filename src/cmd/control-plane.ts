@@ -7,10 +7,6 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ensureCertificates } from '../pki/certificates.js';
 import { writeKubeconfig } from '../pki/kubeconfig.js';
-import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
-import { MemoryStore } from '../storage/memory/memory-store.js';
-import type { Store } from '../storage/interface.js';
-import { startCompactor } from '../storage/compactor.js';
 import { DEFAULT_QUOTA_BACKEND_BYTES, NO_SPACE_MESSAGE } from '../storage/limits.js';
 import { brandFor } from '../machinery/brand.js';
 import { startApiServer } from '../server/apiserver.js';
@@ -22,6 +18,7 @@ import { type AuthorizationSettings, DEFAULT_AUTHORIZATION_MODES } from '../serv
 import type { ControlPlane, ControlPlaneOptions } from './control-plane-types.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { explainListenError } from './startup-errors.js';
+import { openStorage } from './storage-backend.js';
 
 export type { ControlPlane, ControlPlaneOptions } from './control-plane-types.js';
 
@@ -40,13 +37,6 @@ function anonymousAllowed(opts: ControlPlaneOptions, authorization: Authorizatio
     return false;
   }
   return wanted;
-}
-
-/** Opens the configured store under dataDir. */
-function openStore(opts: ControlPlaneOptions, dataDir: string): Store {
-  const limits = { quotaBackendBytes: opts.quotaBackendBytes };
-  if (opts.storageBackend === 'memory') return new MemoryStore(limits);
-  return SqliteStore.open(join(dataDir, 'state.db'), limits);
 }
 
 /**
@@ -84,9 +74,8 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     certPem: opts.tlsCertPem ?? pki.serverCertPem,
     keyPem: opts.tlsKeyPem ?? pki.serverKeyPem,
   };
-  const store = openStore(opts, dataDir);
+  const { store, healthCheck, stopCompactor } = await openStorage(opts, dataDir);
   undo.push(() => store.close());
-  const stopCompactor = startCompactor(store, { intervalMs: opts.compactionIntervalMs ?? FIVE_MINUTES });
   undo.push(stopCompactor);
   const port = opts.securePort ?? 6443;
   const authorization = opts.authorization ?? { modes: DEFAULT_AUTHORIZATION_MODES };
@@ -109,6 +98,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     },
     authorization,
     eventTtlMs: opts.eventTtlMs ?? 60 * 60 * 1000,
+    storageCheck: healthCheck,
     serviceClusterIPRange: opts.serviceClusterIPRange,
     serviceNodePortRange: opts.serviceNodePortRange,
     shutdownDelayMs: opts.shutdownDelayMs ?? 0,

@@ -56,7 +56,15 @@ export function apiServerCommand(name: string, description: string): Command {
     .option('--cert-dir <dir>', 'directory of the generated certificates (default <data-dir>/pki)')
     .option('--tls-cert-file <file>', 'serving certificate (PEM) instead of the generated one')
     .option('--tls-private-key-file <file>', 'key of --tls-cert-file (PEM)')
-    .addOption(new Option('--storage-backend <backend>', 'storage backend').choices(['sqlite', 'memory']).default('sqlite'))
+    .addOption(
+      new Option('--storage-backend <backend>', 'storage backend (etcd3: the etcd at --etcd-servers)').choices(['sqlite', 'memory', 'etcd3']).default('sqlite'),
+    )
+    .option('--etcd-servers <urls>', 'etcd client URLs, comma-separated (with --storage-backend=etcd3)', collect, [])
+    .option('--etcd-prefix <prefix>', 'the prefix of every key orch stores in etcd', '/registry')
+    .option('--etcd-cafile <file>', 'CA bundle etcd serving certificates are verified against')
+    .option('--etcd-certfile <file>', 'client certificate (PEM) presented to etcd')
+    .option('--etcd-keyfile <file>', 'key of --etcd-certfile (PEM)')
+    .option('--etcd-healthcheck-timeout <duration>', 'how long the etcd health check waits for etcd', duration, parseDuration('2s'))
     .option(
       '--quota-backend-bytes <bytes>',
       "stored bytes past which writes are refused as etcd refuses them ('database space exceeded'); 0: the default, negative: no quota",
@@ -141,7 +149,13 @@ interface ParsedFlags {
   certDir?: string;
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
-  storageBackend: 'sqlite' | 'memory';
+  storageBackend: 'sqlite' | 'memory' | 'etcd3';
+  etcdServers: string[];
+  etcdPrefix: string;
+  etcdCafile?: string;
+  etcdCertfile?: string;
+  etcdKeyfile?: string;
+  etcdHealthcheckTimeout: number;
   quotaBackendBytes: number;
   eventTtl: number;
   etcdCompactionInterval: number;
@@ -248,6 +262,17 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     tlsCertPem: tls?.certPem,
     tlsKeyPem: tls?.keyPem,
     storageBackend: flags.storageBackend,
+    etcd:
+      flags.storageBackend === 'etcd3'
+        ? {
+            servers: flags.etcdServers,
+            prefix: flags.etcdPrefix,
+            caFile: flags.etcdCafile,
+            certFile: flags.etcdCertfile,
+            keyFile: flags.etcdKeyfile,
+            healthcheckTimeoutMs: flags.etcdHealthcheckTimeout,
+          }
+        : undefined,
     quotaBackendBytes: flags.quotaBackendBytes,
     eventTtlMs: flags.eventTtl,
     compactionIntervalMs: flags.etcdCompactionInterval,

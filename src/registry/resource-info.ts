@@ -29,9 +29,12 @@ export interface ResourceInfo {
   subresources: readonly SubresourceDeclaration[];
 }
 
+/** The root of every key the registry stores; an etcd store puts its `--etcd-prefix` in its place. */
+export const STORAGE_ROOT = '/registry';
+
 /** `/registry/<plural>/` as upstream keys built-in types (plurals are unique across groups). */
 function storagePrefix(plural: string): string {
-  return `/registry/${plural}/`;
+  return `${STORAGE_ROOT}/${plural}/`;
 }
 
 /** Resolves a definition under a brand. */

@@ -1,7 +1,17 @@
 /** The one place storage failures become Status errors. */
 import { StoreError } from '../storage/interface.js';
 import { NO_SPACE_MESSAGE, REQUEST_TOO_LARGE_MESSAGE } from '../storage/limits.js';
-import { alreadyExists, conflict, gone, notFound, OPTIMISTIC_LOCK_MESSAGE, serviceUnavailable, StatusError, type GroupResource } from '../machinery/status.js';
+import {
+  alreadyExists,
+  conflict,
+  gone,
+  internalError,
+  notFound,
+  OPTIMISTIC_LOCK_MESSAGE,
+  serviceUnavailable,
+  StatusError,
+  type GroupResource,
+} from '../machinery/status.js';
 
 /** Maps a store failure on object `name` of `gr` to the Status a client sees; rethrows anything else. */
 export function toStatusError(err: unknown, gr: GroupResource, name: string): never {
@@ -28,6 +38,9 @@ export function toStatusError(err: unknown, gr: GroupResource, name: string): ne
     // upstream leaks a 500 (the fix #112152 asks for), so no client input is ever a 5xx.
     case 'RequestTooLarge':
       throw new StatusError(413, 'RequestEntityTooLarge', REQUEST_TOO_LARGE_MESSAGE);
+    // As upstream passes an etcd client failure on: 500 with the client's text.
+    case 'Unavailable':
+      throw internalError(err);
   }
   throw err;
 }

@@ -40,6 +40,11 @@ export interface ApiServerOptions {
   keyPem: string;
   clientCaPem: string;
   eventTtlMs: number;
+  /**
+   * The store's health check in /livez, /readyz and /healthz; default `storage`, a read of the
+   * store. On etcd it is upstream's `etcd` check (a status call bounded by --etcd-healthcheck-timeout).
+   */
+  storageCheck?: HealthCheck;
   /** How long /readyz fails before the listener closes on shutdown. */
   shutdownDelayMs: number;
   /** Time after start during which unfinished post-start hooks count as live. */
@@ -127,7 +132,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const base: HealthCheck[] = [
     { name: 'ping', check: () => {} },
     { name: 'log', check: () => {} },
-    {
+    opts.storageCheck ?? {
       name: 'storage',
       check: async () => {
         await store.get('/registry/health');
@@ -192,7 +197,13 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   await bootstrapPriorityClasses(registry);
   hooks.priorityClasses.done();
   const eventsStore = registry.byResource('', 'events');
-  const stopExpiry = eventsStore ? await startEventExpiry({ store, prefix: eventsStore.info.keyPrefix, ttlMs: opts.eventTtlMs, now }) : () => {};
+  let stopExpiry = () => {};
+  if (eventsStore && store.expireUnder) {
+    // The store expires events itself (etcd leases), whether or not any server runs.
+    store.expireUnder(eventsStore.info.keyPrefix, opts.eventTtlMs);
+  } else if (eventsStore) {
+    stopExpiry = await startEventExpiry({ store, prefix: eventsStore.info.keyPrefix, ttlMs: opts.eventTtlMs, now });
+  }
   hooks.eventExpiry.done();
   // The CRD cache started with the others; the controller serves what each CRD defines.
   hooks.apiextensionsInformers.done();

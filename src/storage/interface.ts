@@ -46,9 +46,19 @@ export interface RangeResult {
 
 /**
  * Why a store operation failed; registry maps these to Status errors in one place.
- * NoSpace and RequestTooLarge are etcd's quota and request-size refusals (see limits.ts).
+ * NoSpace and RequestTooLarge are etcd's quota and request-size refusals (see limits.ts);
+ * Unavailable is a remote store (etcd) that could not be reached or did not answer in time.
  */
-export type StoreErrorCode = 'KeyExists' | 'KeyNotFound' | 'Conflict' | 'Compacted' | 'FutureRevision' | 'Closed' | 'NoSpace' | 'RequestTooLarge';
+export type StoreErrorCode =
+  | 'KeyExists'
+  | 'KeyNotFound'
+  | 'Conflict'
+  | 'Compacted'
+  | 'FutureRevision'
+  | 'Closed'
+  | 'NoSpace'
+  | 'RequestTooLarge'
+  | 'Unavailable';
 
 export class StoreError extends Error {
   constructor(
@@ -67,7 +77,19 @@ export type WatchSink = (events: StoreEvent[]) => void;
 /** Called once when a watch can no longer continue (e.g. its start revision was compacted). */
 export type WatchErrorSink = (err: StoreError) => void;
 
+/**
+ * Told that every event under the watch's prefix up to `revision` has been delivered (etcd's
+ * progress notification), so a watch cache knows it is that fresh though none of its keys changed.
+ */
+export type WatchProgressSink = (revision: number) => void;
+
 export interface Store {
+  /**
+   * True when other processes write to the store too (etcd): watch events then arrive after the
+   * write's reply, so a watch cache is only as fresh as the events and progress it was sent,
+   * never known to be as fresh as currentRevision(), and reads of the latest state go to the store.
+   */
+  readonly remote?: boolean;
   /** The current value of key, or as of `revision`. */
   get(key: string, opts?: { revision?: number }): Promise<KeyValue | undefined>;
   /** Keys starting with prefix, in key order. */
@@ -83,7 +105,13 @@ export interface Store {
    * live events. Events are batched per commit. Returns a function that cancels the watch.
    * A fromRevision older than the compacted revision calls onError with Compacted.
    */
-  watch(prefix: string, fromRevision: number, sink: WatchSink, onError?: WatchErrorSink): () => void;
+  watch(prefix: string, fromRevision: number, sink: WatchSink, onError?: WatchErrorSink, onProgress?: WatchProgressSink): () => void;
+  /**
+   * Makes every later put (create or update) of a key under prefix expire ttlMs after that put,
+   * as upstream's etcd lease on each event. Stores that have it (etcd) expire keys even when no
+   * server runs; without it the registry sweeps expired keys itself.
+   */
+  expireUnder?(prefix: string, ttlMs: number): void;
   /** The revision of the last committed write. */
   currentRevision(): number;
   /** The oldest revision whose history is still kept (history before it was compacted). */

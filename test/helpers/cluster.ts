@@ -9,6 +9,7 @@ import http2 from 'node:http2';
 import https from 'node:https';
 import tls from 'node:tls';
 import { startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../../src/cmd/control-plane.js';
+import { startEtcd } from './etcd.js';
 
 export interface TestCluster extends ControlPlane {
   dataDir: string;
@@ -17,18 +18,26 @@ export interface TestCluster extends ControlPlane {
 }
 
 /**
- * Starts a control plane on port 0 in a fresh temp dir. The scheduler runs only when a test
- * asks (`scheduler: true`): its status writes and events would otherwise show up in tests of
+ * Starts a control plane on port 0 in a fresh temp dir. With ORCH_TEST_STORAGE_BACKEND=etcd3 in
+ * the environment (`npm run test:etcd`), a cluster that names no backend stores in an etcd of
+ * its own, so the API suites run unchanged on etcd. The scheduler runs only when a test asks
+ * (`scheduler: true`): its status writes and events would otherwise show up in tests of
  * unrelated API behaviour.
  */
 export async function startTestCluster(opts: ControlPlaneOptions = {}): Promise<TestCluster> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'orch-test-')));
-  const cp = await startControlPlane({ securePort: 0, scheduler: false, ...opts, dataDir });
+  const etcd = opts.storageBackend === undefined && process.env.ORCH_TEST_STORAGE_BACKEND === 'etcd3' ? await startEtcd() : undefined;
+  const backend: ControlPlaneOptions = etcd ? { storageBackend: 'etcd3', etcd: { servers: [etcd.endpoint] } } : {};
+  const cp = await startControlPlane({ securePort: 0, scheduler: false, ...backend, ...opts, dataDir }).catch(async (err: unknown) => {
+    await etcd?.destroy();
+    throw err;
+  });
   return {
     ...cp,
     dataDir,
     async close() {
       await cp.stop();
+      await etcd?.destroy();
       if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };

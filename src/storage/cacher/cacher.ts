@@ -3,8 +3,12 @@
  * watch on the store. It serves lists and watches from memory; every object and event is
  * encoded once (by the registry's `toEntry`) and the same bytes go to every reader.
  *
- * Freshness: the store publishes each commit to live watchers synchronously, before any other
- * code runs, so once the cache's own watch is live it is as fresh as `store.currentRevision()`.
+ * Freshness: a local store publishes each commit to live watchers synchronously, before any
+ * other code runs, so once the cache's own watch is live it is as fresh as
+ * `store.currentRevision()`. A remote store (etcd, written by other replicas too) delivers
+ * events after the write's reply: the cache is then as fresh as the events and progress
+ * notifications its watch brought, never "live", and reads of the latest state go to the
+ * store, as upstream's cacher sends them to etcd.
  */
 import type { Store, StoreEvent } from '../interface.js';
 import type { StoreError } from '../interface.js';
@@ -14,6 +18,9 @@ import type { CacheEntry, CacheEvent, ToEntry } from './types.js';
 
 /** How often pending waitFor calls look at the store's revision. */
 const WAITER_POLL_MS = 20;
+
+/** How long a cache whose store could not be listed waits before listing again. */
+const RELIST_RETRY_MS = 1000;
 
 /** Rows read per page while filling the cache. */
 const START_PAGE = 1000;
@@ -46,7 +53,7 @@ export interface CacherOptions {
 export type CacheListener = (event: CacheEvent) => boolean;
 
 export class Cacher {
-  private readonly entries = new Map<string, CacheEntry>();
+  private entries = new Map<string, CacheEntry>();
   /** Keys in order, rebuilt lazily after adds and deletes (updates keep the order). */
   private sorted: string[] | undefined = [];
   private readonly ring: EventRing;
@@ -59,6 +66,8 @@ export class Cacher {
   private readonly waiters = new Set<{ revision: number; resolve: (ok: boolean) => void }>();
   /** Checks the waiters while there are any: another resource's write can reach their revision. */
   private waiterPoll: ReturnType<typeof setInterval> | undefined;
+  private stopped = false;
+  private relistTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly store: Store,
@@ -76,16 +85,20 @@ export class Cacher {
 
   /** Lists the store and starts the watch that keeps the cache current. */
   async start(): Promise<void> {
-    this.entries.clear();
+    this.stopped = false;
+    // Filled aside and swapped in: a list that fails half-way (the store unreachable) leaves
+    // the cache serving what it had.
+    const entries = new Map<string, CacheEntry>();
     // Read in pages at one revision: the rows of one page at a time are alive, not the whole
     // resource's, which keeps the memory of a large start low and unfragmented.
     let page = await this.store.range(this.prefix, { limit: START_PAGE });
     const revision = page.revision;
     for (;;) {
-      for (const kv of page.items) this.entries.set(kv.key, this.toEntry(kv, kv.modRevision));
+      for (const kv of page.items) entries.set(kv.key, this.toEntry(kv, kv.modRevision));
       if (!page.more || page.items.length === 0) break;
       page = await this.store.range(this.prefix, { revision, startKey: `${page.items[page.items.length - 1].key}\u0000`, limit: START_PAGE });
     }
+    this.entries = entries;
     this.sorted = undefined;
     this.revision = revision;
     this.ring.reset(revision);
@@ -93,20 +106,24 @@ export class Cacher {
     for (const r of this.relisteners) r();
     // The store's reads run synchronously and the awaits above resumed without letting a
     // commit in, so when nothing was written meanwhile the watch starts live.
-    this.live = revision === this.store.currentRevision();
+    this.live = !this.store.remote && revision === this.store.currentRevision();
     this.stopWatch?.();
     this.stopWatch = this.store.watch(
       this.prefix,
       revision,
       (events) => this.apply(events),
       (err) => this.failed(err),
+      (progress) => this.progressed(progress),
     );
-    // A store whose commits can interleave with the list (not ours today) gets a second try.
-    if (!this.live) setImmediate(() => void this.start().catch(() => {}));
+    this.resolveWaiters();
+    // A local store whose commits can interleave with the list (not ours today) gets a second try.
+    if (!this.live && !this.store.remote) setImmediate(() => void this.start().catch(() => {}));
   }
 
   /** Stops the store watch and ends every listener. */
   stop(): void {
+    this.stopped = true;
+    clearTimeout(this.relistTimer);
     this.stopWatch?.();
     this.listeners.clear();
     this.relisteners.clear();
@@ -237,11 +254,28 @@ export class Cacher {
     return deleted;
   }
 
+  /** The watch reports every event up to revision delivered: the cache is that fresh. */
+  private progressed(revision: number): void {
+    if (revision <= this.revision) return;
+    this.revision = revision;
+    this.resolveWaiters();
+  }
+
   /** The store watch ended (closed, or compacted under us): re-list and resume. */
   private failed(err: StoreError): void {
     this.live = false;
     if (err.code === 'Closed') return;
-    void this.start().catch(() => {});
+    this.relist();
+  }
+
+  /** Lists again, and keeps trying every RELIST_RETRY_MS while the store cannot be read (etcd down). */
+  private relist(): void {
+    if (this.stopped) return;
+    this.start().catch(() => {
+      if (this.stopped) return;
+      this.relistTimer = setTimeout(() => this.relist(), RELIST_RETRY_MS);
+      this.relistTimer.unref();
+    });
   }
 }
 

@@ -1,0 +1,11 @@
+import { startEtcd } from './dist/test/helpers/etcd.js';
+import { startTestCluster } from './dist/test/helpers/cluster.js';
+import { keepAliveClient } from './dist/test/helpers/watch-client.js';
+const etcd = await startEtcd();
+const cp = await startTestCluster({ storageBackend: process.env.B === 'sqlite' ? 'sqlite' : 'etcd3', etcd: { servers: [etcd.endpoint] }, controllers: false });
+const c = keepAliveClient(cp, 32);
+const value = 'x'.repeat(1024);
+let n = 0; const end = Date.now() + 5000; const t0 = Date.now();
+await Promise.all(Array.from({ length: 32 }, async (_, w) => { let i = 0; while (Date.now() < end) { await c.ok('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${w}-${i++}` }, data: { v: value } }); n++; } }));
+console.log(process.env.B ?? 'etcd3', Math.round(n / ((Date.now() - t0) / 1000)), '/s', 'cpu', process.cpuUsage());
+c.close(); await cp.close(); await etcd.destroy();
