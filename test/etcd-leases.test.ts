@@ -44,7 +44,13 @@ describe('expiry through etcd leases', () => {
       assert.equal(Number(ttl.grantedTTL), 3600 + 60, 'granted the TTL plus the reuse window');
       await w.waitFor(5, 8000);
       // etcd deletes a lease's keys in an order of its own.
-      assert.deepEqual(w.events.slice(3).map((e) => `${e.type} ${e.kv.key}`).sort(), ['delete /e/1', 'delete /e/2']);
+      assert.deepEqual(
+        w.events
+          .slice(3)
+          .map((e) => `${e.type} ${e.kv.key}`)
+          .sort(),
+        ['delete /e/1', 'delete /e/2'],
+      );
       assert.equal(await store.get('/e/1'), undefined);
       assert.equal((await store.get('/kept'))?.value.length, 6);
       w.cancel();

@@ -7,6 +7,7 @@ import type { RequestContext } from '../registry/context.js';
 import { bindPod } from '../registry/pod-binding.js';
 import { Registry } from '../registry/registry.js';
 import { MemoryStore } from '../storage/memory/memory-store.js';
+import { type Store, StoreError } from '../storage/interface.js';
 import { type NodeGraphSource, nodeGraphSource } from './node-graph-source.js';
 
 let registry: Registry;
@@ -122,4 +123,36 @@ test('volume attachments belong to their node', async () => {
   });
   assert.ok(source.graph.reaches('n5', 'volumeattachment', '', 'va1'));
   assert.ok(!source.graph.reaches('n1', 'volumeattachment', '', 'va1'));
+});
+
+test('a pod deleted while the pods cache had lost its store watch loses its edges when the cache lists again', async () => {
+  const memory = new MemoryStore();
+  // A store whose pods watch the test can break, as a compaction under a lagging watch does.
+  const watches = new Map<string, { stop: () => void; fail: () => void }>();
+  const breakable: Store = Object.create(memory, {
+    watch: {
+      value: (prefix: string, from: number, sink: Parameters<Store['watch']>[2], onError: Parameters<Store['watch']>[3]) => {
+        const stop = memory.watch(prefix, from, sink, onError);
+        watches.set(prefix, { stop, fail: () => onError?.(new StoreError('Compacted', prefix)) });
+        return stop;
+      },
+    },
+  });
+  const own = new Registry(ALL_RESOURCES, ORCH_BRAND, breakable);
+  await own.startCaches();
+  const pods = own.byResource('', 'pods');
+  assert.ok(pods);
+  await pods.create(ctx, 'default', pod('gone', { nodeName: 'n9', imagePullSecrets: [{ name: 'secret-of-gone' }] }), { dryRun: false });
+  const src = nodeGraphSource(own, ORCH_BRAND);
+  await src.start();
+  assert.ok(src.graph.reaches('n9', 'secret', 'default', 'secret-of-gone'));
+  const podWatch = [...watches].find(([prefix]) => prefix.endsWith('/pods/'))?.[1];
+  assert.ok(podWatch, 'the pods cache watches the store');
+  podWatch.stop();
+  await pods.delete(ctx, 'default', 'gone', { dryRun: false, gracePeriodSeconds: 0 });
+  podWatch.fail();
+  for (let i = 0; i < 200 && src.graph.reaches('n9', 'secret', 'default', 'secret-of-gone'); i++) await new Promise((r) => setImmediate(r));
+  assert.equal(src.graph.reaches('n9', 'secret', 'default', 'secret-of-gone'), false);
+  src.stop();
+  own.stopCaches();
 });

@@ -3,9 +3,8 @@
  * graph_populator): pods bound to nodes, persistent volumes and volume attachments. The caches
  * are read once at start and followed event by event; a pod whose node did not change is not
  * decoded again (what it refers to cannot change once it is bound).
- *
- * Known gap: when a watch cache loses its store watch it re-lists silently (no events), so a
- * deletion that happened in that gap would keep its edges until the object is written again.
+ * A cache that lost its store watch lists again without events: the source then compares
+ * what it had with what is there, so an object deleted in that gap loses its edges.
  */
 import { mirrorPodAnnotation } from '../api/core/pod-validation.js';
 import { NodeGraph, type PersistentVolumeEdges, type PodEdges } from '../auth/authz/node-graph.js';
@@ -56,7 +55,7 @@ export function nodeGraphSource(registry: Registry, brand: Brand): NodeGraphSour
 
   const nameOf = (obj: Rec) => ({ namespace: str(rec(obj.metadata).namespace), name: str(rec(obj.metadata).name) });
 
-  const pod = (event: CacheEvent | { type: 'ADDED'; entry: CacheEntry; prev?: undefined }): void => {
+  const pod = (event: CacheEvent | { type: 'ADDED' | 'DELETED'; entry: CacheEntry; prev?: undefined }): void => {
     if (event.type === 'DELETED') {
       const { namespace, name } = nameOf(decode(event.entry));
       graph.deletePod(namespace, name);
@@ -70,28 +69,41 @@ export function nodeGraphSource(registry: Registry, brand: Brand): NodeGraphSour
     graph.setPod(namespace, name, podEdges(obj, mirror));
   };
 
-  const volume = (event: CacheEvent | { type: 'ADDED'; entry: CacheEntry }): void => {
+  const volume = (event: CacheEvent | { type: 'ADDED' | 'DELETED'; entry: CacheEntry }): void => {
     const obj = decode(event.entry);
     const { name } = nameOf(obj);
     if (event.type === 'DELETED') graph.deletePersistentVolume(name);
     else graph.setPersistentVolume(name, persistentVolumeEdges(obj));
   };
 
-  const attachment = (event: CacheEvent | { type: 'ADDED'; entry: CacheEntry }): void => {
+  const attachment = (event: CacheEvent | { type: 'ADDED' | 'DELETED'; entry: CacheEntry }): void => {
     const obj = decode(event.entry);
     const { name } = nameOf(obj);
     graph.setVolumeAttachment(name, event.type === 'DELETED' ? undefined : str(rec(obj.spec).nodeName));
   };
 
-  const follow = (group: string, resource: string, apply: (e: CacheEvent | { type: 'ADDED'; entry: CacheEntry }) => void): void => {
+  const follow = (group: string, resource: string, apply: (e: CacheEvent | { type: 'ADDED' | 'DELETED'; entry: CacheEntry }) => void): void => {
     const cache = registry.byResource(group, resource)?.cache;
     if (!cache) return;
+    // The last entry seen per key: when the cache lists again after losing its store watch, it
+    // sends no events, so what vanished meanwhile is found by comparing (and loses its access).
+    const seen = new Map<string, CacheEntry>();
+    const track = (event: CacheEvent | { type: 'ADDED' | 'DELETED'; entry: CacheEntry }): void => {
+      if (event.type === 'DELETED') seen.delete(event.entry.key);
+      else seen.set(event.entry.key, event.entry);
+      apply(event);
+    };
     // list and listen in one turn: no event falls between them.
-    for (const entry of cache.list()) apply({ type: 'ADDED', entry });
+    for (const entry of cache.list()) track({ type: 'ADDED', entry });
     stops.push(
       cache.listen((event) => {
-        apply(event);
+        track(event);
         return true;
+      }),
+      cache.onRelist(() => {
+        const now = new Map(cache.list().map((entry) => [entry.key, entry]));
+        for (const [key, entry] of [...seen]) if (!now.has(key)) track({ type: 'DELETED', entry });
+        for (const entry of now.values()) if (seen.get(entry.key) !== entry) track({ type: 'ADDED', entry });
       }),
     );
   };
