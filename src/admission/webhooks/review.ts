@@ -45,6 +45,8 @@ export function reviewRequest(a: AdmissionAttributes, admissionGroup: string, ve
   if (user.uid !== undefined && user.uid !== '') userInfo.uid = user.uid;
   if (user.groups.length > 0) userInfo.groups = user.groups;
   if (user.extra !== undefined && Object.keys(user.extra).length > 0) userInfo.extra = user.extra;
+  // Upstream's create handler takes the name from the object when the URL has none.
+  const name = a.name !== '' ? a.name : a.operation === 'CREATE' ? str(rec(a.object.metadata).name) : '';
   const request: Rec = {
     uid,
     kind: gvk,
@@ -53,7 +55,7 @@ export function reviewRequest(a: AdmissionAttributes, admissionGroup: string, ve
     requestKind: gvk,
     requestResource: gvr,
     ...(a.subresource !== '' ? { requestSubResource: a.subresource } : {}),
-    ...(a.name !== '' ? { name: a.name } : {}),
+    ...(name !== '' ? { name } : {}),
     ...(a.namespace !== '' ? { namespace: a.namespace } : {}),
     operation: a.operation,
     userInfo,
