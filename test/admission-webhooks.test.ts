@@ -28,8 +28,16 @@ function answer(path: string, review: any): Record<string, unknown> | undefined 
   switch (path) {
     case '/add-label': {
       const labels = review.request.object.metadata.labels;
-      const patch = labels ? [{ op: 'add', path: '/metadata/labels/added-by', value: 'webhook' }] : [{ op: 'add', path: '/metadata/labels', value: { 'added-by': 'webhook' } }];
-      return { uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64'), warnings: ['labelled by the test webhook'] };
+      const patch = labels
+        ? [{ op: 'add', path: '/metadata/labels/added-by', value: 'webhook' }]
+        : [{ op: 'add', path: '/metadata/labels', value: { 'added-by': 'webhook' } }];
+      return {
+        uid,
+        allowed: true,
+        patchType: 'JSONPatch',
+        patch: Buffer.from(JSON.stringify(patch)).toString('base64'),
+        warnings: ['labelled by the test webhook'],
+      };
     }
     case '/deny':
       return { uid, allowed: false, status: { code: 403, message: 'objects labelled scenario=deny are not welcome' } };
@@ -48,7 +56,7 @@ let base: string;
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'orch-admission-webhooks-'));
-  const pki = await ensureCertificates(join(dir, 'pki'), { hosts: ['localhost'], ips: ['127.0.0.1'] });
+  const pki = await ensureCertificates(join(dir, 'pki'), { hosts: ['localhost', 'hook.default.svc'], ips: ['127.0.0.1'] });
   caBundle = Buffer.from(pki.caCertPem).toString('base64');
   webhook = https.createServer({ cert: pki.serverCertPem, key: pki.serverKeyPem }, (req, res) => {
     const chunks: Buffer[] = [];
@@ -88,7 +96,12 @@ function hook(name: string, path: string, scenario: string, extra: Record<string
 
 const configuration = (kind: string, name: string, webhooks: unknown[]) => ({ apiVersion: `${GROUP}/v1`, kind, metadata: { name }, webhooks });
 
-const configMap = (name: string, labels: Record<string, string>, namespace = 'default') => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels }, data: { a: 'b' } });
+const configMap = (name: string, labels: Record<string, string>, namespace = 'default') => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace, labels },
+  data: { a: 'b' },
+});
 
 describe('admission webhooks', () => {
   const ws = kubectlWorkspace({ storageBackend: 'memory' });
@@ -103,6 +116,9 @@ describe('admission webhooks', () => {
         configuration('MutatingWebhookConfiguration', 'test-mutating', [
           hook('add-label.test.orch.io', '/add-label', 'mutate'),
           hook('record-dry-run.test.orch.io', '/allow', 'dry-run', { sideEffects: 'NoneOnDryRun' }),
+          hook('by-service.test.orch.io', '/add-label', 'service', {
+            clientConfig: { service: { namespace: 'default', name: 'hook', path: '/add-label', port: Number(new URL(base).port) }, caBundle },
+          }),
         ]),
       ),
       await call(
@@ -119,6 +135,13 @@ describe('admission webhooks', () => {
           }),
         ]),
       ),
+      // The service form: an ExternalName Service naming the loopback host (Endpoints may not be loopback).
+      await call('POST', '/api/v1/namespaces/default/services', {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'hook' },
+        spec: { type: 'ExternalName', externalName: 'localhost' },
+      }),
       await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'strict', labels: { webhooks: 'strict' } } }),
     ];
     for (const r of created) assert.equal(r.status, 201, r.text);
@@ -138,6 +161,13 @@ describe('admission webhooks', () => {
     assert.deepEqual(sent.review.request.resource, { group: '', version: 'v1', resource: 'configmaps' });
     assert.equal(sent.review.request.namespace, 'default');
     assert.equal(sent.review.request.dryRun, false);
+  });
+
+  it('a webhook by service is called through its ExternalName, verified as <name>.<namespace>.svc', async () => {
+    const r = await call('POST', '/api/v1/namespaces/default/configmaps', configMap('via-service', { scenario: 'service' }));
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.json.metadata.labels['added-by'], 'webhook');
+    assert.deepEqual(r.headers.warning, '299 - "labelled by the test webhook"');
   });
 
   it('a validating webhook refuses with upstream message and its status code', async () => {
@@ -160,7 +190,10 @@ describe('admission webhooks', () => {
     const elapsed = Date.now() - start;
     assert.equal(r.status, 500);
     assert.equal(r.json.reason, 'InternalError');
-    assert.match(r.json.message, /^Internal error occurred: failed calling webhook "silent-fail\.test\.orch\.io": failed to call webhook: Post "https:\/\/127\.0\.0\.1:\d+\/silent\?timeout=1s": context deadline exceeded$/);
+    assert.match(
+      r.json.message,
+      /^Internal error occurred: failed calling webhook "silent-fail\.test\.orch\.io": failed to call webhook: Post "https:\/\/127\.0\.0\.1:\d+\/silent\?timeout=1s": context deadline exceeded$/,
+    );
     assert.ok(elapsed >= 900 && elapsed < 5000, `${elapsed} ms`);
   });
 

@@ -125,10 +125,13 @@ export class WebhookCaller {
         },
       );
       // Upstream's context deadline: the whole exchange, connect to last byte.
-      const timer = setTimeout(() => {
-        finish({ error: `${where}: context deadline exceeded` });
-        req.destroy();
-      }, Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(
+        () => {
+          finish({ error: `${where}: context deadline exceeded` });
+          req.destroy();
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       req.on('error', (e) => finish({ error: `${where}: ${e.message}` }));
       req.end(payload);
     });

@@ -18,7 +18,16 @@ export function hookSource(registry: Registry, group: string, resource: string):
   const stale = (): void => {
     current = undefined;
   };
-  const stops = cache === undefined ? [] : [cache.listen(() => (stale(), true)), cache.onRelist(stale)];
+  const stops =
+    cache === undefined
+      ? []
+      : [
+          cache.listen(() => {
+            stale();
+            return true;
+          }),
+          cache.onRelist(stale),
+        ];
   return {
     hooks() {
       if (current === undefined) {

@@ -84,7 +84,8 @@ async function applyPatch(hook: Hook, a: AdmissionAttributes, patchText: string)
     throw internalError(e);
   }
   if (Array.isArray(patch) && patch.length === 0) return false;
-  if (a.operation === 'DELETE') throw internalError(new Error(`admission webhook "${hook.name}" attempted to modify the object, which is not supported for this operation`));
+  if (a.operation === 'DELETE')
+    throw internalError(new Error(`admission webhook "${hook.name}" attempted to modify the object, which is not supported for this operation`));
   let patched: unknown;
   try {
     patched = await applyJsonPatchInSlices(a.object, patch);

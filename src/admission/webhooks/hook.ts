@@ -72,18 +72,18 @@ export function hooksOf(config: Rec): Hook[] {
   return records(config.webhooks).map((w, i) => {
     const selectors = selectorsOf(w);
     return {
-    uid: `${configuration}/${str(w.name)}/${i}`,
-    name: str(w.name),
-    configuration,
-    rules: records(w.rules).map(ruleOf),
-    failurePolicy: w.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail',
-    matchPolicy: w.matchPolicy === 'Exact' ? 'Exact' : 'Equivalent',
-    ...selectors,
-    sideEffects: str(w.sideEffects),
-    timeoutSeconds: Math.min(MAX_TIMEOUT_SECONDS, Math.max(1, num(w.timeoutSeconds) || DEFAULT_TIMEOUT_SECONDS)),
-    admissionReviewVersions: strings(w.admissionReviewVersions),
-    reinvocationPolicy: w.reinvocationPolicy === 'IfNeeded' ? 'IfNeeded' : 'Never',
-    clientConfig: clientConfigOf(rec(w.clientConfig)),
+      uid: `${configuration}/${str(w.name)}/${i}`,
+      name: str(w.name),
+      configuration,
+      rules: records(w.rules).map(ruleOf),
+      failurePolicy: w.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail',
+      matchPolicy: w.matchPolicy === 'Exact' ? 'Exact' : 'Equivalent',
+      ...selectors,
+      sideEffects: str(w.sideEffects),
+      timeoutSeconds: Math.min(MAX_TIMEOUT_SECONDS, Math.max(1, num(w.timeoutSeconds) || DEFAULT_TIMEOUT_SECONDS)),
+      admissionReviewVersions: strings(w.admissionReviewVersions),
+      reinvocationPolicy: w.reinvocationPolicy === 'IfNeeded' ? 'IfNeeded' : 'Never',
+      clientConfig: clientConfigOf(rec(w.clientConfig)),
     };
   });
 }

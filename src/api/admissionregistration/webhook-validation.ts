@@ -93,7 +93,8 @@ function ruleErrors(rule: Rec, fld: string): FieldError[] {
   const errs: FieldError[] = [];
   const operations = strings(rule.operations);
   if (operations.length === 0) errs.push(required(`${fld}.operations`, ''));
-  if (operations.length > 1 && operations.includes('*')) errs.push(invalid(`${fld}.operations`, slice(operations), "if '*' is present, must not specify other operations"));
+  if (operations.length > 1 && operations.includes('*'))
+    errs.push(invalid(`${fld}.operations`, slice(operations), "if '*' is present, must not specify other operations"));
   operations.forEach((op, i) => {
     if (!OPERATIONS.includes(op)) errs.push(notSupported(`${fld}.operations[${i}]`, op, OPERATIONS));
   });
@@ -102,7 +103,8 @@ function ruleErrors(rule: Rec, fld: string): FieldError[] {
   if (groups.length > 1 && groups.includes('*')) errs.push(invalid(`${fld}.apiGroups`, slice(groups), "if '*' is present, must not specify other API groups"));
   const versions = strings(rule.apiVersions);
   if (versions.length === 0) errs.push(required(`${fld}.apiVersions`, ''));
-  if (versions.length > 1 && versions.includes('*')) errs.push(invalid(`${fld}.apiVersions`, slice(versions), "if '*' is present, must not specify other API versions"));
+  if (versions.length > 1 && versions.includes('*'))
+    errs.push(invalid(`${fld}.apiVersions`, slice(versions), "if '*' is present, must not specify other API versions"));
   versions.forEach((v, i) => {
     if (v === '') errs.push(required(`${fld}.apiVersions[${i}]`, ''));
   });
@@ -124,7 +126,8 @@ function urlErrors(fld: string, text: string): FieldError[] {
   const scheme = u.protocol.replace(/:$/, '');
   if (scheme !== 'https') errs.push(notSupported(fld, scheme, ['https']));
   if (u.host === '') errs.push(invalid(fld, u.host, `host must be specified${form}`));
-  if (u.username !== '' || u.password !== '') errs.push(invalid(fld, u.password === '' ? u.username : `${u.username}:${u.password}`, 'user information is not permitted in the URL'));
+  if (u.username !== '' || u.password !== '')
+    errs.push(invalid(fld, u.password === '' ? u.username : `${u.username}:${u.password}`, 'user information is not permitted in the URL'));
   if (u.hash.length > 1) errs.push(invalid(fld, u.hash.slice(1), 'fragments are not permitted in the URL'));
   if (u.search.length > 1) errs.push(invalid(fld, u.search.slice(1), 'query parameters are not permitted in the URL'));
   return errs;
@@ -173,8 +176,11 @@ function reviewVersionErrors(versions: string[], fld: string): FieldError[] {
 
 function hookErrors(w: Rec, fld: string, mutating: boolean): FieldError[] {
   const errs = fullyQualifiedNameErrors(`${fld}.name`, str(w.name));
-  records(w.rules).forEach((rule, i) => errs.push(...ruleErrors(rule, `${fld}.rules[${i}]`)));
-  if (isSet(w.failurePolicy) && !FAILURE_POLICIES.includes(str(w.failurePolicy))) errs.push(notSupported(`${fld}.failurePolicy`, str(w.failurePolicy), FAILURE_POLICIES));
+  records(w.rules).forEach((rule, i) => {
+    errs.push(...ruleErrors(rule, `${fld}.rules[${i}]`));
+  });
+  if (isSet(w.failurePolicy) && !FAILURE_POLICIES.includes(str(w.failurePolicy)))
+    errs.push(notSupported(`${fld}.failurePolicy`, str(w.failurePolicy), FAILURE_POLICIES));
   if (isSet(w.matchPolicy) && !MATCH_POLICIES.includes(str(w.matchPolicy))) errs.push(notSupported(`${fld}.matchPolicy`, str(w.matchPolicy), MATCH_POLICIES));
   if (!isSet(w.sideEffects)) errs.push(required(`${fld}.sideEffects`, `must specify one of ${NO_SIDE_EFFECT_CLASSES.join(', ')}`));
   else if (!NO_SIDE_EFFECT_CLASSES.includes(str(w.sideEffects))) errs.push(notSupported(`${fld}.sideEffects`, str(w.sideEffects), NO_SIDE_EFFECT_CLASSES));
