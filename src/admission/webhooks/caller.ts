@@ -36,7 +36,7 @@ export class WebhookCaller {
         this.agents.delete(oldest);
         old.destroy();
       }
-      agent = new https.Agent({ keepAlive: true, ca: caPem, servername: serverName, maxSockets: MAX_IN_FLIGHT });
+      agent = new https.Agent({ keepAlive: true, noDelay: true, ca: caPem, servername: serverName, maxSockets: MAX_IN_FLIGHT });
       this.agents.set(key, agent);
     }
     return agent;
