@@ -128,6 +128,9 @@ describe('admission webhooks', () => {
           hook('deny.test.orch.io', '/deny', 'deny'),
           hook('silent-fail.test.orch.io', '/silent', 'silent-fail', { timeoutSeconds: 1, failurePolicy: 'Fail' }),
           hook('silent-ignore.test.orch.io', '/silent', 'silent-ignore', { timeoutSeconds: 1, failurePolicy: 'Ignore' }),
+          hook('protect.test.orch.io', '/deny', 'protect', {
+            rules: [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+          }),
           hook('strict-namespace.test.orch.io', '/deny', 'namespaced', {
             objectSelector: {},
             namespaceSelector: { matchLabels: { webhooks: 'strict' } },
@@ -175,6 +178,19 @@ describe('admission webhooks', () => {
     assert.equal(r.status, 403);
     assert.equal(r.json.message, 'admission webhook "deny.test.orch.io" denied the request: objects labelled scenario=deny are not welcome');
     assert.equal((await call('GET', '/api/v1/namespaces/default/configmaps/denied')).status, 404);
+  });
+
+  it('a DELETE reaches a hook with the deleted object as oldObject, and its denial keeps the object', async () => {
+    assert.equal((await call('POST', '/api/v1/namespaces/default/configmaps', configMap('protected', { scenario: 'protect' }))).status, 201);
+    const r = await call('DELETE', '/api/v1/namespaces/default/configmaps/protected');
+    assert.equal(r.status, 403);
+    assert.match(r.json.message, /^admission webhook "protect\.test\.orch\.io" denied the request: /);
+    const sent = received.find((x) => x.review.request.operation === 'DELETE' && x.review.request.name === 'protected');
+    assert.ok(sent);
+    assert.equal(sent.review.request.object, null);
+    assert.equal(sent.review.request.oldObject.metadata.name, 'protected');
+    assert.equal(sent.review.request.options.kind, 'DeleteOptions');
+    assert.equal((await call('GET', '/api/v1/namespaces/default/configmaps/protected')).status, 200);
   });
 
   it('objectSelector: an object without the label is not sent to the hook', async () => {

@@ -34,11 +34,20 @@ export function reviewVersion(accepted: readonly string[]): string | undefined {
 
 const OPTIONS_KIND = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' } as const;
 
+function kindOf(apiVersion: string, kind: string): { group: string; version: string; kind: string } {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? { group: '', version: apiVersion, kind } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind };
+}
+
 /** The review of one call (each call has its own uid, as upstream's). */
 export function reviewRequest(a: AdmissionAttributes, admissionGroup: string, version: string): ReviewRequest {
   const uid = randomUUID();
   const { group, version: resourceVersion, kind, plural } = a.resource;
-  const gvk = { group, version: resourceVersion, kind };
+  // A subresource may answer in a kind of its own (a Scale, an Eviction): the object says which.
+  const gvk =
+    a.subresource !== '' && typeof a.object.kind === 'string' && typeof a.object.apiVersion === 'string'
+      ? kindOf(a.object.apiVersion, a.object.kind)
+      : { group, version: resourceVersion, kind };
   const gvr = { group, version: resourceVersion, resource: plural };
   const user = a.ctx.user;
   const userInfo: Rec = { username: user.name };
