@@ -118,3 +118,31 @@ test('reinvocationPolicy IfNeeded: a hook runs once more after a later hook chan
   assert.deepEqual(calls, ['/first', '/second', '/first']);
   assert.deepEqual((a.object.metadata as any).labels, { second: 'yes' });
 });
+
+test('a hook accepting only v1beta1 gets a v1beta1 review; its patch needs no patchType', async () => {
+  let sentVersion = '';
+  const { env: e } = env((_, review) => {
+    sentVersion = review.apiVersion;
+    return { patch: Buffer.from(JSON.stringify([{ op: 'add', path: '/metadata/labels', value: { old: 'hook' } }])).toString('base64') };
+  });
+  const a = attributes();
+  await mutatingWebhooks(() => [hook('old.hook.test', { admissionReviewVersions: ['v1beta1'] })], e).admit(a);
+  assert.equal(sentVersion, 'admission.orch.io/v1beta1');
+  assert.deepEqual((a.object.metadata as any).labels, { old: 'hook' });
+});
+
+test('an answer for another uid is a failed call: Fail refuses with upstream text, Ignore lets through', async () => {
+  const { env: e } = env(() => ({ uid: 'someone-else' }));
+  await assert.rejects(
+    async () => mutatingWebhooks(() => [hook('wrong.uid.test')], e).admit(attributes()),
+    (err: any) => {
+      assert.equal(err.code, 500);
+      assert.match(
+        err.message,
+        /^Internal error occurred: failed calling webhook "wrong\.uid\.test": received invalid webhook response: expected response\.uid="[0-9a-f-]+", got "someone-else"$/,
+      );
+      return true;
+    },
+  );
+  await mutatingWebhooks(() => [hook('wrong.uid.test', { failurePolicy: 'Ignore' })], e).admit(attributes());
+});
