@@ -9,7 +9,7 @@ const layers = {
   printers: ['machinery', 'api'],
   apply: ['machinery', 'api', 'codec'],
   registry: ['machinery', 'api', 'codec', 'apply', 'storage'],
-  admission: ['machinery', 'api', 'codec', 'registry'],
+  admission: ['machinery', 'api', 'codec', 'apply', 'registry'],
   auth: ['machinery', 'pki'],
   server: ['machinery', 'api', 'codec', 'apply', 'storage', 'registry', 'admission', 'auth', 'pki', 'printers'],
   client: ['machinery', 'codec'],

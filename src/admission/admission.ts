@@ -16,6 +16,10 @@ export interface AdmissionAttributes {
   object: Obj;
   oldObject?: Obj;
   ctx: RequestContext;
+  /** The request is a dry run (`dryRun=All`): webhooks with side effects may not be called. */
+  dryRun: boolean;
+  /** Adds a `Warning` header to the request's response (webhooks' warnings). */
+  warn?: (text: string) => void;
 }
 
 export interface ValidatingPlugin {

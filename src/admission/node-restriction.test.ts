@@ -43,7 +43,17 @@ after(() => registry.stopCaches());
 function attrs(group: string, resource: string, over: Partial<AdmissionAttributes>): AdmissionAttributes {
   const store = registry.byResource(group, resource);
   assert.ok(store, resource);
-  return { operation: 'CREATE', resource: store.info, namespace: '', name: '', subresource: '', object: {}, ctx: n1, ...over };
+  return {
+    operation: 'CREATE',
+    resource: store.info,
+    namespace: '',
+    name: '',
+    subresource: '',
+    object: {},
+    ctx: n1,
+    dryRun: false,
+    ...over,
+  } as AdmissionAttributes;
 }
 
 async function refusal(a: AdmissionAttributes): Promise<string> {

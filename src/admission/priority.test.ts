@@ -25,7 +25,17 @@ after(() => registry.stopCaches());
 function podAttributes(spec: Record<string, unknown>, operation: 'CREATE' | 'UPDATE' = 'CREATE', oldObject?: Obj): AdmissionAttributes {
   const pods = registry.byResource('', 'pods');
   assert.ok(pods);
-  return { operation, resource: pods.info, namespace: 'default', name: '', subresource: '', object: { metadata: { name: 'p' }, spec }, oldObject, ctx };
+  return {
+    operation,
+    resource: pods.info,
+    namespace: 'default',
+    name: '',
+    subresource: '',
+    object: { metadata: { name: 'p' }, spec },
+    oldObject,
+    ctx,
+    dryRun: false,
+  };
 }
 
 test('a pod without a class gets priority 0 and PreemptLowerPriority', async () => {

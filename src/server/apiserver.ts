@@ -13,6 +13,7 @@ import { admissionChain } from '../admission/admission.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { nodeRestriction } from '../admission/node-restriction.js';
 import { priorityAdmission } from '../admission/priority.js';
+import { webhookAdmission } from '../admission/webhooks/plugins.js';
 import { privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/authorizer.js';
 import { authorizationFor, type AuthorizationSettings } from './authorization-config.js';
 import { PolicyIndex } from '../auth/authz/rbac/policy-index.js';
@@ -115,7 +116,12 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const priority = priorityAdmission(registry);
   // NodeRestriction goes with the Node mode (upstream enables it by flag; see node-restriction.ts).
   const nodeMode = opts.authorization?.modes.includes('Node') ?? false;
-  const admission = admissionChain([namespaceLifecycle(registry), ...(nodeMode ? [nodeRestriction(registry)] : []), priority], [priority]);
+  // The webhook plugins come last of their kind, as in upstream's recommended plugin order.
+  const webhooks = webhookAdmission(registry, brand);
+  const admission = admissionChain(
+    [namespaceLifecycle(registry), ...(nodeMode ? [nodeRestriction(registry)] : []), priority, webhooks.validating],
+    [priority, webhooks.mutating],
+  );
 
   const hooks = {
     bootstrap: hookCheck('poststarthook/bootstrap-controller'),
@@ -223,6 +229,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
         signalShutdown();
         stopExpiry();
         crdController.stop();
+        webhooks.stop();
         authorization.stop();
         await listener.close(DRAIN_TIMEOUT_MS);
         registry.stopCaches();

@@ -1,5 +1,6 @@
-/** MutatingWebhookConfiguration. */
+/** MutatingWebhookConfiguration: upstream's v1 defaults and validation. */
 import { admissionregistration } from '../groups.js';
+import { defaultWebhookConfiguration, validateWebhookConfiguration } from './webhook-validation.js';
 
 export const mutatingWebhookConfigurations = admissionregistration({
   kind: 'MutatingWebhookConfiguration',
@@ -7,4 +8,8 @@ export const mutatingWebhookConfigurations = admissionregistration({
   categories: ['api-extensions'],
   namespaced: false,
   behaviour: { generation: true },
+  strategy: {
+    defaults: defaultWebhookConfiguration(true),
+    validate: validateWebhookConfiguration(true),
+  },
 });

@@ -1,5 +1,6 @@
-/** ValidatingWebhookConfiguration. */
+/** ValidatingWebhookConfiguration: upstream's v1 defaults and validation. */
 import { admissionregistration } from '../groups.js';
+import { defaultWebhookConfiguration, validateWebhookConfiguration } from './webhook-validation.js';
 
 export const validatingWebhookConfigurations = admissionregistration({
   kind: 'ValidatingWebhookConfiguration',
@@ -7,4 +8,8 @@ export const validatingWebhookConfigurations = admissionregistration({
   categories: ['api-extensions'],
   namespaced: false,
   behaviour: { generation: true },
+  strategy: {
+    defaults: defaultWebhookConfiguration(false),
+    validate: validateWebhookConfiguration(false),
+  },
 });

@@ -6,7 +6,7 @@ import type { AdmissionHook, RequestContext } from '../../registry/context.js';
 import type { ResourceScope } from '../scope.js';
 import type { RequestInfo } from '../request-info.js';
 import type { Output, Request, Response } from '../http.js';
-import { readBody, writeBody, writeObject } from '../http.js';
+import { addWarning, readBody, writeBody, writeObject } from '../http.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
 import { badRequest, unsupportedMediaType } from '../../machinery/status.js';
 import { type DecodedBody, decodeObjectBody } from '../../codec/decode-body.js';
@@ -80,7 +80,19 @@ function admissionAttributes(
   old: Obj | undefined,
   name = r.name,
 ): AdmissionAttributes {
-  return { operation, resource: r.scope.info, namespace: r.namespace, name, subresource: r.subresource, object: obj, oldObject: old, ctx: r.ctx };
+  return {
+    operation,
+    resource: r.scope.info,
+    namespace: r.namespace,
+    name,
+    subresource: r.subresource,
+    object: obj,
+    oldObject: old,
+    ctx: r.ctx,
+    // The write options already refused any dryRun value but `All`.
+    dryRun: r.query.has('dryRun'),
+    warn: (text) => addWarning(r.res, text),
+  };
 }
 
 /** Mutating admission of a write of this request, as the registry runs it. */

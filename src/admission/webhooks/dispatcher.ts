@@ -1,0 +1,143 @@
+/**
+ * The MutatingAdmissionWebhook and ValidatingAdmissionWebhook plugins, as upstream's
+ * dispatchers: each matching hook is called with an AdmissionReview; mutating hooks one after
+ * the other, their JSONPatches applied in turn (and hooks with reinvocationPolicy IfNeeded
+ * called once more when a later hook changed the object); validating hooks all at once. A
+ * denial is the request's error; a failed call refuses the request (failurePolicy Fail) or is
+ * passed over (Ignore); a dry run refuses any matching hook that may have side effects.
+ */
+import { applyJsonPatchInSlices } from '../../apply/json-patch.js';
+import { deepEqual } from '../../machinery/deep-equal.js';
+import { isPlainObject, type Obj } from '../../machinery/object.js';
+import { internalError, StatusError } from '../../machinery/status.js';
+import type { Rec } from '../../machinery/fields.js';
+import type { AdmissionAttributes, MutatingPlugin, ValidatingPlugin } from '../admission.js';
+import type { WebhookCaller } from './caller.js';
+import { CallingWebhookError, denied, dryRunUnsupported, failedClosed } from './errors.js';
+import type { Hook } from './hook.js';
+import { namespaceMatches, type NamespaceLabels, objectMatches, rulesMatch, type ServedVersions } from './match.js';
+import { reviewAnswer, reviewRequest, reviewVersion, type ReviewAnswer } from './review.js';
+import { type CoreLookup, resolveTarget } from './target.js';
+
+export interface WebhookEnvironment {
+  caller: WebhookCaller;
+  /** `admission.orch.io` (or `admission.k8s.io` under --kubernetes-compat). */
+  admissionGroup: string;
+  served: ServedVersions;
+  namespaceLabels: NamespaceLabels;
+  lookup: CoreLookup;
+}
+
+/** Side effects a hook may have and still be called on a dry run. */
+const DRY_RUN_SAFE = new Set(['None', 'NoneOnDryRun']);
+
+async function matches(hook: Hook, a: AdmissionAttributes, env: WebhookEnvironment): Promise<boolean> {
+  if (!rulesMatch(hook, a, env.served)) return false;
+  // Upstream answers a selector it cannot compile with an internal error, whatever the failurePolicy.
+  if (hook.selectorError !== undefined) throw internalError(new Error(hook.selectorError));
+  return (await namespaceMatches(hook, a, env.namespaceLabels)) && objectMatches(hook, a);
+}
+
+/** One call: the answer, or a CallingWebhookError; a dry run refused before any call. */
+async function call(hook: Hook, a: AdmissionAttributes, env: WebhookEnvironment, mutating: boolean): Promise<ReviewAnswer> {
+  if (a.dryRun && !DRY_RUN_SAFE.has(hook.sideEffects)) throw dryRunUnsupported(hook.name);
+  const version = reviewVersion(hook.admissionReviewVersions);
+  if (version === undefined) throw new CallingWebhookError(hook.name, 'webhook does not accept known AdmissionReview versions');
+  let target: Awaited<ReturnType<typeof resolveTarget>>;
+  try {
+    target = await resolveTarget(hook.clientConfig, env.lookup);
+  } catch (e) {
+    throw new CallingWebhookError(hook.name, `could not get REST client: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const sent = reviewRequest(a, env.admissionGroup, version);
+  const reply = await env.caller.post(target, sent.payload, hook.timeoutSeconds);
+  if ('error' in reply) throw new CallingWebhookError(hook.name, `failed to call webhook: ${reply.error}`);
+  let answer: ReviewAnswer;
+  try {
+    answer = reviewAnswer(reply.body, sent, mutating);
+  } catch (e) {
+    throw new CallingWebhookError(hook.name, `received invalid webhook response: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  // Upstream passes warnings on whether the hook allowed the request or not.
+  for (const w of answer.warnings) a.warn?.(w);
+  if (!answer.allowed) throw denied(hook.name, answer.status);
+  return answer;
+}
+
+/** Runs fn under the hook's failurePolicy: a failed call refuses (Fail) or is passed over (Ignore). */
+async function underPolicy<T>(hook: Hook, fn: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (!(e instanceof CallingWebhookError)) throw e;
+    if (hook.failurePolicy === 'Ignore') return undefined;
+    throw failedClosed(e);
+  }
+}
+
+/** Applies a mutating hook's patch to a.object; true when the object changed. */
+async function applyPatch(hook: Hook, a: AdmissionAttributes, patchText: string): Promise<boolean> {
+  let patch: unknown;
+  try {
+    patch = JSON.parse(patchText);
+  } catch (e) {
+    throw internalError(e);
+  }
+  if (Array.isArray(patch) && patch.length === 0) return false;
+  if (a.operation === 'DELETE')
+    throw internalError(new Error(`admission webhook "${hook.name}" attempted to modify the object, which is not supported for this operation`));
+  let patched: unknown;
+  try {
+    patched = await applyJsonPatchInSlices(a.object, patch);
+  } catch (e) {
+    throw internalError(e instanceof StatusError ? new Error(e.message) : e);
+  }
+  if (!isPlainObject(patched)) throw internalError(new Error('the patched object is not a JSON object'));
+  if (deepEqual(patched, a.object)) return false;
+  // The registry holds a.object: change it in place.
+  const target = a.object as Rec;
+  for (const k of Object.keys(target)) delete target[k];
+  Object.assign(target, patched as Obj);
+  return true;
+}
+
+export function mutatingWebhooks(hooks: () => readonly Hook[], env: WebhookEnvironment): MutatingPlugin {
+  return {
+    name: 'MutatingAdmissionWebhook',
+    async admit(a) {
+      const all = hooks();
+      if (all.length === 0) return;
+      // Upstream's reinvocation: an IfNeeded hook that ran before a later change runs once more.
+      const calledAt = new Map<string, number>();
+      let changes = 0;
+      const round = async (candidates: readonly Hook[]): Promise<void> => {
+        for (const hook of candidates) {
+          if (!(await matches(hook, a, env))) continue;
+          const answer = await underPolicy(hook, () => call(hook, a, env, true));
+          if (answer?.patch !== undefined && (await applyPatch(hook, a, answer.patch))) changes++;
+          // After its own change: only a later hook's change calls it again.
+          calledAt.set(hook.uid, changes);
+        }
+      };
+      await round(all);
+      if (changes === 0) return;
+      const again = all.filter((h) => h.reinvocationPolicy === 'IfNeeded' && calledAt.has(h.uid) && (calledAt.get(h.uid) ?? 0) < changes);
+      if (again.length > 0) await round(again);
+    },
+  };
+}
+
+export function validatingWebhooks(hooks: () => readonly Hook[], env: WebhookEnvironment): ValidatingPlugin {
+  return {
+    name: 'ValidatingAdmissionWebhook',
+    async validate(a) {
+      const all = hooks();
+      if (all.length === 0) return;
+      const relevant: Hook[] = [];
+      for (const hook of all) if (await matches(hook, a, env)) relevant.push(hook);
+      // Upstream calls validating hooks in parallel and answers with the first error in hook order.
+      const results = await Promise.allSettled(relevant.map((hook) => underPolicy(hook, () => call(hook, a, env, false))));
+      for (const r of results) if (r.status === 'rejected') throw r.reason;
+    },
+  };
+}
