@@ -56,7 +56,8 @@ export function removeOwnerReferences(client: RestClient, type: ResourceType, de
     const refs = meta.ownerReferences ?? [];
     const kept = refs.filter((r) => !ownerUids.has(r.uid));
     if (kept.length === refs.length) return undefined;
-    return { ownerReferences: kept };
+    // null removes the field, as upstream's patch leaves no empty list behind.
+    return { ownerReferences: kept.length === 0 ? (null as unknown as OwnerReference[]) : kept };
   });
 }
 
