@@ -11,7 +11,8 @@ import { kubectlWorkspace } from './helpers/kubectl.js';
 
 const ws = kubectlWorkspace({ storageBackend: 'memory', kubernetesCompat: true });
 const kubectl = ws.kubectl('1.33');
-const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => request(ws.cluster, method, path, { body: body as object, headers });
+const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+  request(ws.cluster, method, path, { body: body as object, headers });
 const MERGE = { 'content-type': 'application/merge-patch+json' };
 const NS = '/api/v1/namespaces/default';
 const APPS = '/apis/apps/v1/namespaces/default';
@@ -138,7 +139,11 @@ describe('garbage collector', () => {
     // Let the collector observe the owner first, so the mismatch is certain.
     await new Promise((r) => setTimeout(r, 300));
     const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'real-owner', uid: owner.metadata.uid };
-    const dep = await create('/api/v1/namespaces/elsewhere/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cross-ns', ownerReferences: [ref] } });
+    const dep = await create('/api/v1/namespaces/elsewhere/configmaps', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'cross-ns', ownerReferences: [ref] },
+    });
     await waitFor('the cross-namespace dependent to go', gone('/api/v1/namespaces/elsewhere/configmaps/cross-ns'));
     assert.equal((await call('GET', `${NS}/configmaps/real-owner`)).status, 200, 'the owner is untouched');
     let event: any;
@@ -150,13 +155,20 @@ describe('garbage collector', () => {
     assert.equal(event.type, 'Warning');
     assert.equal(event.involvedObject.uid, dep.metadata.uid);
     assert.equal(event.source.component, 'garbage-collector-controller');
-    assert.equal(event.message, `ownerRef [v1/ConfigMap, namespace: elsewhere, name: real-owner, uid: ${owner.metadata.uid}] does not exist in namespace "elsewhere"`);
+    assert.equal(
+      event.message,
+      `ownerRef [v1/ConfigMap, namespace: elsewhere, name: real-owner, uid: ${owner.metadata.uid}] does not exist in namespace "elsewhere"`,
+    );
   });
 
   it('a cluster-scoped object naming a namespaced owner kind is left alone', async () => {
     const owner = await create(`${NS}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ns-owner' } });
     const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'ns-owner', uid: owner.metadata.uid };
-    await create('/apis/rbac.authorization.k8s.io/v1/clusterroles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'gc-scope', ownerReferences: [ref] } });
+    await create('/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'gc-scope', ownerReferences: [ref] },
+    });
     assert.equal((await call('DELETE', `${NS}/configmaps/ns-owner`)).status, 200);
     await new Promise((r) => setTimeout(r, 1000));
     assert.equal((await call('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/gc-scope')).status, 200);
@@ -203,7 +215,10 @@ spec:
     const lane = async () => {
       while (next < N) {
         const i = next++;
-        const r = await request(ws.cluster, 'POST', `${NS}/configmaps`, { agent, body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `dep-${i}`, labels: { gc: 'big' }, ownerReferences: [ref] } } });
+        const r = await request(ws.cluster, 'POST', `${NS}/configmaps`, {
+          agent,
+          body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `dep-${i}`, labels: { gc: 'big' }, ownerReferences: [ref] } },
+        });
         assert.equal(r.status, 201, r.text);
       }
     };

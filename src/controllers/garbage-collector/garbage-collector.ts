@@ -200,7 +200,8 @@ export class GarbageCollector {
       const state = await this.ownerState(item, ref);
       if (state === 'invalid') return 'forget';
       if (state === undefined) dangling.push(ref);
-      else if (ref.blockOwnerDeletion === true && state.deletionTimestamp !== undefined && (state.finalizers ?? []).includes(FINALIZER_DELETE_DEPENDENTS)) waiting.push(ref);
+      else if (ref.blockOwnerDeletion === true && state.deletionTimestamp !== undefined && (state.finalizers ?? []).includes(FINALIZER_DELETE_DEPENDENTS))
+        waiting.push(ref);
       else solid.push(ref);
     }
     if (solid.length > 0) {
@@ -221,7 +222,11 @@ export class GarbageCollector {
       await deleteObject(this.client, type, item.identity, 'Foreground');
       return 'done';
     }
-    const policy: Propagation = finalizers.includes(FINALIZER_ORPHAN_DEPENDENTS) ? 'Orphan' : finalizers.includes(FINALIZER_DELETE_DEPENDENTS) ? 'Foreground' : 'Background';
+    const policy: Propagation = finalizers.includes(FINALIZER_ORPHAN_DEPENDENTS)
+      ? 'Orphan'
+      : finalizers.includes(FINALIZER_DELETE_DEPENDENTS)
+        ? 'Foreground'
+        : 'Background';
     await deleteObject(this.client, type, item.identity, policy);
     return 'done';
   }
@@ -283,6 +288,8 @@ export class GarbageCollector {
     const ns = dep.identity.namespace;
     const message = `ownerRef [${ref.apiVersion}/${ref.kind}, namespace: ${ns}, name: ${ref.name}, uid: ${ref.uid}] does not exist in namespace ${JSON.stringify(ns)}`;
     const involved = { kind: dep.identity.kind, apiVersion: dep.identity.apiVersion, namespace: ns, name: dep.identity.name, uid: dep.identity.uid };
-    recordCoreEvent(this.client, REAL_CLOCK, COMPONENT, '', involved, 'Warning', 'OwnerRefInvalidNamespace', message).catch((err: unknown) => this.opts.onError?.(err));
+    recordCoreEvent(this.client, REAL_CLOCK, COMPONENT, '', involved, 'Warning', 'OwnerRefInvalidNamespace', message).catch((err: unknown) =>
+      this.opts.onError?.(err),
+    );
   }
 }

@@ -196,7 +196,10 @@ export class DependencyGraph {
   }
 
   private addUnblockedOwnersToDeleteQueue(removed: readonly OwnerReference[], changed: readonly [OwnerReference, OwnerReference][]): void {
-    const unblocked = [...removed.filter((r) => r.blockOwnerDeletion === true), ...changed.filter(([a, b]) => a.blockOwnerDeletion === true && b.blockOwnerDeletion !== true).map(([a]) => a)];
+    const unblocked = [
+      ...removed.filter((r) => r.blockOwnerDeletion === true),
+      ...changed.filter(([a, b]) => a.blockOwnerDeletion === true && b.blockOwnerDeletion !== true).map(([a]) => a),
+    ];
     for (const ref of unblocked) {
       const owner = this.nodes.get(ref.uid);
       if (owner?.deletingDependents) this.sink.attemptToDelete(owner);

@@ -79,5 +79,12 @@ export class Monitor {
 
 /** Only what transitions compare: the rest of the object is not kept. */
 function slim(meta: ObjectMetadata): ObjectMetadata {
-  return { uid: meta.uid, name: meta.name, namespace: meta.namespace, resourceVersion: meta.resourceVersion, deletionTimestamp: meta.deletionTimestamp, finalizers: meta.finalizers };
+  return {
+    uid: meta.uid,
+    name: meta.name,
+    namespace: meta.namespace,
+    resourceVersion: meta.resourceVersion,
+    deletionTimestamp: meta.deletionTimestamp,
+    finalizers: meta.finalizers,
+  };
 }

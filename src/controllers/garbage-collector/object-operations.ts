@@ -36,7 +36,12 @@ export async function deleteObject(client: RestClient, type: ResourceType, id: I
  * Rewrites metadata of the object with this identity from its latest state: `change` returns
  * the fields to set, or undefined when nothing needs to change. A gone object is no error.
  */
-async function patchMetadata(client: RestClient, type: ResourceType, id: Identity, change: (meta: ObjectMetadata) => Partial<ObjectMetadata> | undefined): Promise<void> {
+async function patchMetadata(
+  client: RestClient,
+  type: ResourceType,
+  id: Identity,
+  change: (meta: ObjectMetadata) => Partial<ObjectMetadata> | undefined,
+): Promise<void> {
   const path = objectPath(type, id.namespace, id.name);
   for (let attempt = 0; ; attempt++) {
     const meta = await getMetadata(client, type, id.namespace, id.name);
