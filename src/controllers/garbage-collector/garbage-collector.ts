@@ -31,8 +31,15 @@ export interface GarbageCollectorOptions {
   onError?: (err: unknown) => void;
 }
 
+/** Monitors listing their type at once while the collector starts. */
+const MONITOR_STARTS_AT_ONCE = 2;
+
 /** The event source upstream's collector records with. */
 const COMPONENT = 'garbage-collector-controller';
+
+interface CrdStatus {
+  status?: { conditions?: { type?: string; status?: string }[] };
+}
 
 type Outcome = 'done' | 'forget' | 'requeue';
 
@@ -69,10 +76,13 @@ export class GarbageCollector {
   start(): void {
     this.requestSync();
     const crdGroup = this.opts.brand.group('apiextensions', true);
-    // A new custom type is collected as soon as it is served, not only at the next periodic resync.
-    this.crdWatch = listAndWatch<unknown>(this.client, `/apis/${crdGroup}/v1/customresourcedefinitions`, {
-      onList: () => this.requestSync(),
-      onEvent: () => this.requestSync(),
+    // A new custom type is collected as soon as it is served (Established), not only at the
+    // next periodic resync; other CRD changes leave discovery as it was and cost nothing.
+    this.crdWatch = listAndWatch<CrdStatus>(this.client, `/apis/${crdGroup}/v1/customresourcedefinitions`, {
+      onList: () => {},
+      onEvent: (type, crd) => {
+        if (type === 'DELETED' || crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) this.requestSync();
+      },
     });
     const every = this.opts.discoveryResyncMs ?? 30_000;
     this.resyncTimer = setInterval(() => this.requestSync(), every);
@@ -126,12 +136,23 @@ export class GarbageCollector {
       m.stop();
       this.monitors.delete(key);
     }
+    const added: Monitor[] = [];
     for (const [key, t] of wanted) {
       if (this.monitors.has(key)) continue;
       const m = new Monitor(this.client, t, this.graph, (err) => this.opts.onError?.(err));
       this.monitors.set(key, m);
-      m.start();
+      added.push(m);
     }
+    // A few lists at a time: dozens of lists and watch connections opened at once would stall
+    // the server for everyone else right after start.
+    await Promise.all(
+      Array.from({ length: Math.min(MONITOR_STARTS_AT_ONCE, added.length) }, async () => {
+        for (let m = added.shift(); m !== undefined && !this.stopped; m = added.shift()) {
+          m.start();
+          await m.firstList(1000);
+        }
+      }),
+    );
   }
 
   private typeOf(ref: { apiVersion: string; kind: string }): ResourceType {

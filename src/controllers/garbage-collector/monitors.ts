@@ -17,6 +17,7 @@ export class Monitor {
   private readonly known = new Map<string, Known>();
   private listWatch: ListWatch | undefined;
   private synced = false;
+  private readonly syncWaiters: (() => void)[] = [];
 
   constructor(
     private readonly client: RestClient,
@@ -35,6 +36,19 @@ export class Monitor {
 
   stop(): void {
     this.listWatch?.stop();
+    for (const w of this.syncWaiters.splice(0)) w();
+  }
+
+  /** Resolves after the first list (or stop), or after `timeoutMs` when the list keeps failing. */
+  firstList(timeoutMs: number): Promise<void> {
+    if (this.synced) return Promise.resolve();
+    return new Promise((resolve) => {
+      const t = setTimeout(resolve, timeoutMs);
+      this.syncWaiters.push(() => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
   }
 
   hasSynced(): boolean {
@@ -51,6 +65,7 @@ export class Monitor {
       }
       for (const [uid, k] of [...this.known]) if (!seen.has(uid)) this.deleted(k.meta);
       this.synced = true;
+      for (const w of this.syncWaiters.splice(0)) w();
     });
   }
 
