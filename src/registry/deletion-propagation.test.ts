@@ -22,4 +22,10 @@ describe('finalizersForPropagation', () => {
     assert.equal(finalizersForPropagation(['example.com/x'], undefined), undefined);
     assert.equal(finalizersForPropagation(['orphan'], 'Orphan'), undefined);
   });
+
+  it('a type that orphans by default does so when neither policy nor finalizer says otherwise', () => {
+    assert.deepEqual(finalizersForPropagation([], undefined, true), ['orphan']);
+    assert.equal(finalizersForPropagation(['foregroundDeletion'], undefined, true), undefined);
+    assert.equal(finalizersForPropagation([], 'Background', true), undefined);
+  });
 });

@@ -361,7 +361,7 @@ export class GenericStore {
       const meta = metaOf(current);
       checkPreconditions(this.info, name, meta, opts.preconditions);
       await opts.validatingAdmission?.(current, current);
-      const gcFinalizers = finalizersForPropagation(meta.finalizers ?? [], opts.propagationPolicy);
+      const gcFinalizers = finalizersForPropagation(meta.finalizers ?? [], opts.propagationPolicy, this.info.def.strategy?.orphanDependentsByDefault);
       if (meta.deletionTimestamp !== undefined && pendingFinalizers(this.info, current).length > 0) {
         // A second delete of a deleting object may still change how its dependents go (upstream does too).
         if (gcFinalizers === undefined || opts.dryRun) return { removed: false, obj: current };
