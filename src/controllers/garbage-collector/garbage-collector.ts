@@ -193,6 +193,7 @@ export class GarbageCollector {
     const type = this.typeOf(item.identity);
     let owners: readonly OwnerReference[] = item.owners;
     let finalizers = item.finalizers;
+    let resourceVersion = item.resourceVersion;
     if (item.virtual) {
       // Only the API can tell whether an object never observed exists.
       const latest = await getMetadata(this.client, type, item.identity.namespace, item.identity.name);
@@ -202,18 +203,29 @@ export class GarbageCollector {
       }
       owners = latest.ownerReferences ?? [];
       finalizers = latest.finalizers ?? [];
+      resourceVersion = latest.resourceVersion;
     }
     if (item.deletingDependents) {
       await this.processDeletingDependents(item, type);
     } else if (owners.length > 0) {
-      const outcome = await this.collectIfOwnersGone(item, type, owners, finalizers);
+      const outcome = await this.collectIfOwnersGone(item, type, owners, finalizers, resourceVersion);
       if (outcome === 'forget') return 'forget';
     }
     // An object not yet seen by an informer is looked at again until it is.
     return item.virtual ? 'requeue' : 'done';
   }
 
-  private async collectIfOwnersGone(item: GraphNode, type: ResourceType, owners: readonly OwnerReference[], finalizers: readonly string[]): Promise<Outcome> {
+  /**
+   * Deletes carry the resourceVersion the decision was made on besides the uid: an object that
+   * gained a live owner since (an informer event not yet seen) answers 409 and is looked at again.
+   */
+  private async collectIfOwnersGone(
+    item: GraphNode,
+    type: ResourceType,
+    owners: readonly OwnerReference[],
+    finalizers: readonly string[],
+    resourceVersion: string | undefined,
+  ): Promise<Outcome> {
     const solid: OwnerReference[] = [];
     const dangling: OwnerReference[] = [];
     const waiting: OwnerReference[] = [];
@@ -240,7 +252,7 @@ export class GarbageCollector {
           break;
         }
       }
-      await deleteObject(this.client, type, item.identity, 'Foreground');
+      await deleteObject(this.client, type, item.identity, 'Foreground', resourceVersion);
       return 'done';
     }
     const policy: Propagation = finalizers.includes(FINALIZER_ORPHAN_DEPENDENTS)
@@ -248,7 +260,7 @@ export class GarbageCollector {
       : finalizers.includes(FINALIZER_DELETE_DEPENDENTS)
         ? 'Foreground'
         : 'Background';
-    await deleteObject(this.client, type, item.identity, policy);
+    await deleteObject(this.client, type, item.identity, policy, resourceVersion);
     return 'done';
   }
 

@@ -39,6 +39,8 @@ export class GraphNode {
   readonly dependents = new Set<GraphNode>();
   owners: OwnerReference[] = [];
   finalizers: readonly string[] = [];
+  /** The version the owners and finalizers above were read at. */
+  resourceVersion: string | undefined;
   virtual: boolean;
   beingDeleted = false;
   deletingDependents = false;
@@ -125,6 +127,7 @@ export class DependencyGraph {
       }
     }
     node.finalizers = meta.finalizers ?? [];
+    node.resourceVersion = meta.resourceVersion;
     if (meta.deletionTimestamp !== undefined) node.beingDeleted = true;
     this.processTransitions(old, meta, node);
   }

@@ -23,10 +23,11 @@ export async function getMetadata(client: RestClient, type: ResourceType, namesp
   return res.body.metadata ?? {};
 }
 
-/** Deletes the object if it still has this uid; a missing object is no error. */
-export async function deleteObject(client: RestClient, type: ResourceType, id: Identity, policy: Propagation): Promise<void> {
+/** Deletes the object if it still has this uid (and resourceVersion, when given); a missing object is no error. */
+export async function deleteObject(client: RestClient, type: ResourceType, id: Identity, policy: Propagation, resourceVersion?: string): Promise<void> {
   const path = objectPath(type, id.namespace, id.name);
-  const body = { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: id.uid }, propagationPolicy: policy };
+  const preconditions = resourceVersion === undefined ? { uid: id.uid } : { uid: id.uid, resourceVersion };
+  const body = { kind: 'DeleteOptions', apiVersion: 'v1', preconditions, propagationPolicy: policy };
   const res = await client.request('DELETE', path, body);
   if (res.status === 200 || res.status === 202 || res.status === 404) return;
   throw new ApiError(res.status, res.body, `DELETE ${path}`);
