@@ -54,6 +54,11 @@ export interface Strategy {
   finalizers?(obj: Obj): string[];
   /** Marks an object whose deletion waits for finalizers (a namespace becomes Terminating). May mutate obj. */
   prepareForDeletion?(obj: Obj): void;
+  /**
+   * A DELETE that names no propagation policy orphans dependents (upstream's
+   * DefaultGarbageCollectionPolicy OrphanDependents, kept by core/v1 ReplicationControllers).
+   */
+  orphanDependentsByDefault?: boolean;
 }
 
 /** Extracts the string a field selector compares, e.g. `spec.nodeName` of a pod. */

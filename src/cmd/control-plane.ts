@@ -12,6 +12,7 @@ import { brandFor } from '../machinery/brand.js';
 import { startApiServer } from '../server/apiserver.js';
 import { RestClient } from '../client/rest-client.js';
 import { NamespaceController } from '../controllers/namespace-controller.js';
+import { GarbageCollector } from '../controllers/garbage-collector/index.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
 import { startInProcessScheduler } from './in-process-scheduler.js';
 import { type AuthorizationSettings, DEFAULT_AUTHORIZATION_MODES } from '../server/authorization-config.js';
@@ -141,9 +142,11 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     userAgent: `${brand.word}-controller-manager`,
   });
   const namespaceController = new NamespaceController({ client, finalizer: brand.namespaceFinalizer });
+  const garbageCollector = new GarbageCollector({ client, brand });
   const aggregationController = new ClusterRoleAggregationController({ client, groupVersion: `${brand.group('rbac.authorization', true)}/v1` });
   if (opts.controllers !== false) {
     namespaceController.start();
+    garbageCollector.start();
     aggregationController.start();
   }
   const scheduler = (opts.scheduler ?? opts.controllers !== false) ? await startInProcessScheduler({ opts, brand, url, pki }) : undefined;
@@ -160,6 +163,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     stop() {
       stopping ??= (async () => {
         namespaceController.stop();
+        garbageCollector.stop();
         aggregationController.stop();
         await scheduler?.stop();
         client.close();

@@ -34,6 +34,7 @@ import { entryEncoder } from './cache-entry.js';
 import { type ReadPlan, servedByCache } from './read-options.js';
 import { toStatusError } from './storage-errors.js';
 import type { DeleteOptions, RequestContext, UpdateOptions, WriteOptions } from './context.js';
+import { finalizersForPropagation } from './deletion-propagation.js';
 import { pendingFinalizers, prepareForDeletion } from './finalization.js';
 import { ownValue } from '../machinery/own-property.js';
 
@@ -360,10 +361,19 @@ export class GenericStore {
       const meta = metaOf(current);
       checkPreconditions(this.info, name, meta, opts.preconditions);
       await opts.validatingAdmission?.(current, current);
+      const gcFinalizers = finalizersForPropagation(meta.finalizers ?? [], opts.propagationPolicy, this.info.def.strategy?.orphanDependentsByDefault);
       if (meta.deletionTimestamp !== undefined && pendingFinalizers(this.info, current).length > 0) {
-        return { removed: false, obj: current };
+        // A second delete of a deleting object may still change how its dependents go (upstream does too).
+        if (gcFinalizers === undefined || opts.dryRun) return { removed: false, obj: current };
+        const changed = structuredClone(current);
+        setFinalizers(metaOf(changed), gcFinalizers);
+        const rev = await this.write(key, changed, (k, bytes) => this.store.update(k, bytes, kv.modRevision));
+        metaOf(changed).resourceVersion = String(rev);
+        return { removed: false, obj: changed };
       }
-      const marked = prepareForDeletion(this.info, structuredClone(current), ctx.now);
+      const candidate = structuredClone(current);
+      if (gcFinalizers !== undefined) setFinalizers(metaOf(candidate), gcFinalizers);
+      const marked = prepareForDeletion(this.info, candidate, ctx.now);
       if (marked !== undefined) {
         if (opts.dryRun) return { removed: false, obj: marked };
         const rev = await this.write(key, marked, (k, bytes) => this.store.update(k, bytes, kv.modRevision));
@@ -376,6 +386,11 @@ export class GenericStore {
       return { removed: true, status, obj: current };
     });
   }
+}
+
+function setFinalizers(meta: ObjectMeta, finalizers: string[]): void {
+  if (finalizers.length === 0) delete meta.finalizers;
+  else meta.finalizers = finalizers;
 }
 
 /** Sets target's value at path to source's, deleting it when absent or an empty list (Go's omitempty). */

@@ -82,6 +82,8 @@ const strategy: Strategy = {
   defaults: decodingDefaults(defaultReplicationController),
   validate: (obj) => validateSpec(rec(obj.spec)),
   validateUpdate: (obj, _old, ctx) => (ctx.subresource === 'status' ? validateStatus(rec(obj.status)) : validateSpec(rec(obj.spec))),
+  // Upstream keeps v1's original behaviour for ReplicationControllers: their pods are orphaned.
+  orphanDependentsByDefault: true,
 };
 
 export const replicationControllers = core({
