@@ -101,6 +101,8 @@ export interface ResourceDefinition {
     token?: boolean;
     scale?: boolean;
     eviction?: boolean;
+    /** certificatesigningrequests/approval: writes only the Approved/Denied conditions. */
+    approval?: boolean;
     /** Upstream's connect subresources (pods/log, exec, attach, portforward; proxy of pods, nodes, services). */
     log?: boolean;
     exec?: boolean;

@@ -7,7 +7,7 @@ export const certificateSigningRequests = certificates({
   plural: 'certificatesigningrequests',
   shortNames: ['csr'],
   namespaced: false,
-  subresources: { status: true },
+  subresources: { status: true, approval: true },
   nameRule: 'path-segment',
   fieldSelectors: { 'spec.signerName': text('spec.signerName') },
 });
