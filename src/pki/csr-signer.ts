@@ -39,13 +39,16 @@ export async function parseCertificateRequest(csrPem: string): Promise<ParsedCer
 }
 
 /**
- * A signer for the CA pair (`--cluster-signing-cert-file`/`--cluster-signing-key-file`); the
- * CA is loaded once. A request asking for a usage the signer does not know is refused.
+ * A signer for the CA pair (`--cluster-signing-cert-file`/`--cluster-signing-key-file`). The
+ * library and CA load on the first request, so a start with no requests never pays for them.
  */
-export async function certificateRequestSigner(caCertPem: string, caKeyPem: string, caKeyPath: string): Promise<CertificateRequestSigner> {
-  const x509 = await loadX509();
-  const ca = await loadCa(x509, caCertPem, caKeyPem, caKeyPath);
-  return (csrPem, usages, ttlSeconds) => signRequest(x509, ca, csrPem, usages, ttlSeconds);
+export function certificateRequestSigner(caCertPem: string, caKeyPem: string, caKeyPath: string): CertificateRequestSigner {
+  let ready: Promise<{ x509: typeof X509; ca: Ca }> | undefined;
+  return async (csrPem, usages, ttlSeconds) => {
+    ready ??= loadX509().then(async (x509) => ({ x509, ca: await loadCa(x509, caCertPem, caKeyPem, caKeyPath) }));
+    const { x509, ca } = await ready;
+    return signRequest(x509, ca, csrPem, usages, ttlSeconds);
+  };
 }
 
 async function signRequest(x509: typeof X509, ca: Ca, csrPem: string, usages: readonly string[], ttlSeconds: number): Promise<string> {
