@@ -33,7 +33,8 @@ describe('bootstrap-token controllers', () => {
   });
   after(() => cluster.close());
 
-  const withToken = (token: string) => request(cluster, 'GET', '/api/v1/namespaces/default/pods', { anonymous: true, headers: { authorization: `Bearer ${token}` } });
+  const withToken = (token: string) =>
+    request(cluster, 'GET', '/api/v1/namespaces/default/pods', { anonymous: true, headers: { authorization: `Bearer ${token}` } });
 
   test('cluster-info holds a kubeconfig naming the server and its CA', async () => {
     let cm: any;

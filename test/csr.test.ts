@@ -130,7 +130,9 @@ describe('CSR signing, orch mode over raw HTTPS', () => {
 
   test('approved through /approval: the certificate authenticates as the subject', async () => {
     const req = await makeRequest('amy', ['qa', 'dev']);
-    const res = await request(cluster, 'POST', base, { body: csrBody(group, 'amy', req, 'orch.io/kube-apiserver-client', ['digital signature', 'client auth']) });
+    const res = await request(cluster, 'POST', base, {
+      body: csrBody(group, 'amy', req, 'orch.io/kube-apiserver-client', ['digital signature', 'client auth']),
+    });
     assert.equal(res.status, 201, res.text);
     await approve('amy');
     const signed = await waitFor(cluster, group, 'amy', (c) => Boolean(c.status?.certificate));
@@ -164,14 +166,18 @@ describe('CSR signing, orch mode over raw HTTPS', () => {
 
   test('a kubelet client request with the wrong organization fails; a good one is auto-approved and signed', async () => {
     const bad = await makeRequest('system:node:n1', ['dev']);
-    await request(cluster, 'POST', base, { body: csrBody(group, 'node-bad', bad, 'orch.io/kube-apiserver-client-kubelet', ['digital signature', 'client auth']) });
+    await request(cluster, 'POST', base, {
+      body: csrBody(group, 'node-bad', bad, 'orch.io/kube-apiserver-client-kubelet', ['digital signature', 'client auth']),
+    });
     await approve('node-bad');
     const failed = await waitFor(cluster, group, 'node-bad', (c) => (c.status?.conditions ?? []).some((x: any) => x.type === 'Failed'));
     assert.equal(failed.status.conditions.find((x: any) => x.type === 'Failed').message, 'subject organization is not system:nodes');
 
     // The admin (system:masters) may create certificatesigningrequests/nodeclient: the approver approves.
     const good = await makeRequest('system:node:n1', ['system:nodes']);
-    await request(cluster, 'POST', base, { body: csrBody(group, 'node-good', good, 'orch.io/kube-apiserver-client-kubelet', ['digital signature', 'client auth']) });
+    await request(cluster, 'POST', base, {
+      body: csrBody(group, 'node-good', good, 'orch.io/kube-apiserver-client-kubelet', ['digital signature', 'client auth']),
+    });
     const signed = await waitFor(cluster, group, 'node-good', (c) => Boolean(c.status?.certificate));
     const approved = signed.status.conditions.find((x: any) => x.type === 'Approved');
     assert.equal(approved.reason, 'AutoApproved');

@@ -32,22 +32,22 @@ export class KeyedQueue {
   /** Queues key after delayMs; an earlier timer for the same key wins. */
   addAfter(key: string, delayMs: number): void {
     if (this.stopped) return;
-    if (delayMs <= 0) return this.add(key);
-    const existing = this.timers.get(key);
-    if (existing) return;
+    if (delayMs <= 0) {
+      this.add(key);
+      return;
+    }
+    if (this.timers.has(key)) return;
     // setTimeout's limit is 2^31-1 ms (~24 days): longer waits re-arm on the way.
-    const t = setTimeout(() => {
-      this.timers.delete(key);
-      if (delayMs > MAX_TIMER_MS) this.addAfter(key, delayMs - MAX_TIMER_MS);
-      else this.add(key);
-    }, Math.min(delayMs, MAX_TIMER_MS));
+    const t = setTimeout(
+      () => {
+        this.timers.delete(key);
+        if (delayMs > MAX_TIMER_MS) this.addAfter(key, delayMs - MAX_TIMER_MS);
+        else this.add(key);
+      },
+      Math.min(delayMs, MAX_TIMER_MS),
+    );
     t.unref?.();
     this.timers.set(key, t);
-  }
-
-  /** Forgets key's failures, so its next failure retries quickly again. */
-  forget(key: string): void {
-    this.failures.delete(key);
   }
 
   stop(): void {

@@ -65,7 +65,13 @@ async function signRequest(x509: typeof X509, ca: Ca, csrPem: string, usages: re
   // Go omits the extension when no bit is asked for; an empty one would forbid every use of the key.
   if (keyUsage !== 0) extensions.push(new x509.KeyUsagesExtension(keyUsage, true));
   if (extendedKeyUsages.length > 0) extensions.push(new x509.ExtendedKeyUsageExtension(extendedKeyUsages, false));
-  if (names.length > 0) extensions.push(new x509.SubjectAlternativeNameExtension(names.map((n) => ({ type: n.type, value: n.value })), false));
+  if (names.length > 0)
+    extensions.push(
+      new x509.SubjectAlternativeNameExtension(
+        names.map((n) => ({ type: n.type, value: n.value })),
+        false,
+      ),
+    );
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: randomSerial(),
     subject: req.subjectName,

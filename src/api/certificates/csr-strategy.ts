@@ -18,9 +18,29 @@ interface Condition {
 
 const APPROVAL_TYPES = ['Approved', 'Denied'];
 const ALL_USAGES = [
-  'signing', 'digital signature', 'content commitment', 'key encipherment', 'key agreement', 'data encipherment', 'cert sign', 'crl sign',
-  'encipher only', 'decipher only', 'any', 'server auth', 'client auth', 'code signing', 'email protection', 's/mime', 'ipsec end system',
-  'ipsec tunnel', 'ipsec user', 'timestamping', 'ocsp signing', 'microsoft sgc', 'netscape sgc',
+  'signing',
+  'digital signature',
+  'content commitment',
+  'key encipherment',
+  'key agreement',
+  'data encipherment',
+  'cert sign',
+  'crl sign',
+  'encipher only',
+  'decipher only',
+  'any',
+  'server auth',
+  'client auth',
+  'code signing',
+  'email protection',
+  's/mime',
+  'ipsec end system',
+  'ipsec tunnel',
+  'ipsec user',
+  'timestamping',
+  'ocsp signing',
+  'microsoft sgc',
+  'netscape sgc',
 ].sort();
 
 function spec(obj: Obj): Record<string, unknown> {
@@ -105,7 +125,8 @@ function validate(obj: Obj): FieldError[] {
   const s = spec(obj);
   const errs: FieldError[] = [];
   const request = typeof s.request === 'string' ? Buffer.from(s.request, 'base64').toString('utf8') : '';
-  if (!request.includes('-----BEGIN CERTIFICATE REQUEST-----')) errs.push(invalid('spec.request', s.request ?? [], 'PEM block type must be CERTIFICATE REQUEST'));
+  if (!request.includes('-----BEGIN CERTIFICATE REQUEST-----'))
+    errs.push(invalid('spec.request', s.request ?? [], 'PEM block type must be CERTIFICATE REQUEST'));
   const usages = Array.isArray(s.usages) ? (s.usages as unknown[]) : [];
   if (usages.length === 0) errs.push(required('spec.usages', 'usages must be provided'));
   const seen = new Set<unknown>();
@@ -133,7 +154,8 @@ function validateUpdate(obj: Obj, old: Obj, ctx: StrategyContext): FieldError[] 
       const before = conditionsOf(old).find((c) => c.type === type);
       const after = conditionsOf(obj).find((c) => c.type === type);
       if (before && !after) errs.push(forbiddenField('status.conditions', `updates may not remove a condition of type "${type}"`));
-      else if (before && after && before.status !== after.status) errs.push(forbiddenField('status.conditions', `updates may not change a condition of type "${type}"`));
+      else if (before && after && before.status !== after.status)
+        errs.push(forbiddenField('status.conditions', `updates may not change a condition of type "${type}"`));
     }
   }
   return errs;
