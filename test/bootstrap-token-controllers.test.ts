@@ -42,6 +42,11 @@ describe('bootstrap-token controllers', () => {
     const kubeconfig = parse(cm.data.kubeconfig);
     assert.equal(kubeconfig.clusters[0].cluster.server, cluster.url);
     assert.equal(Buffer.from(kubeconfig.clusters[0].cluster['certificate-authority-data'], 'base64').toString(), cluster.caPem);
+    // A joining node reads it without credentials (kubeadm's Role for system:anonymous), and nothing else there.
+    let anonymous: any;
+    assert.ok(await eventually(async () => (anonymous = await request(cluster, 'GET', clusterInfo, { anonymous: true })).status === 200));
+    assert.equal(anonymous.json.data.kubeconfig, cm.data.kubeconfig);
+    assert.equal((await request(cluster, 'GET', '/api/v1/namespaces/orch-public/configmaps', { anonymous: true })).status, 403);
   });
 
   test('an expiring token authenticates, signs cluster-info, then is cleaned up and unsigned', async () => {
