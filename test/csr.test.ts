@@ -11,7 +11,7 @@ import { webcrypto } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadX509 } from '../src/pki/certificates.js';
+import { ensureCertificates, loadX509 } from '../src/pki/certificates.js';
 import { eventually, request, startTestCluster, type TestCluster } from './helpers/cluster.js';
 import { kubectlFor } from './helpers/kubectl.js';
 
@@ -198,5 +198,37 @@ describe('CSR signing, orch mode over raw HTTPS', () => {
     const other = (await request(cluster, 'GET', `${base}/other`)).json;
     assert.equal(other.status.certificate, undefined);
     assert.equal(other.status.conditions.length, 1);
+  });
+});
+
+describe('CSR signing with --cluster-signing-cert-file/--cluster-signing-key-file', () => {
+  let cluster: TestCluster;
+  let dir: string;
+  let signingCaPem: string;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'orch-signing-ca-'));
+    const other = await ensureCertificates(join(dir, 'pki'), { hosts: ['localhost'], ips: ['127.0.0.1'] });
+    signingCaPem = other.caCertPem;
+    cluster = await startTestCluster({ storageBackend: 'memory', clusterSigning: { certFile: other.paths.caCert, keyFile: other.paths.caKey } });
+  });
+  after(async () => {
+    await cluster.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('the certificate is issued by the configured CA, not the serving one', async () => {
+    const group = 'certificates.orch.io';
+    const base = `/apis/${group}/v1/certificatesigningrequests`;
+    const req = await makeRequest('carol', []);
+    assert.equal((await request(cluster, 'POST', base, { body: csrBody(group, 'carol', req, 'orch.io/kube-apiserver-client', ['client auth']) })).status, 201);
+    const csr = (await request(cluster, 'GET', `${base}/carol`)).json;
+    csr.status = { conditions: [{ type: 'Approved', status: 'True', reason: 'Test', message: 'ok' }] };
+    assert.equal((await request(cluster, 'PUT', `${base}/carol/approval`, { body: csr })).status, 200);
+    const signed = await waitFor(cluster, group, 'carol', (c) => Boolean(c.status?.certificate));
+    const x509 = await loadX509();
+    const cert = new x509.X509Certificate(Buffer.from(signed.status.certificate, 'base64').toString('utf8'));
+    assert.ok(await cert.verify({ publicKey: new x509.X509Certificate(signingCaPem).publicKey, signatureOnly: true }));
+    assert.ok(!(await cert.verify({ publicKey: new x509.X509Certificate(cluster.caPem).publicKey, signatureOnly: true })));
   });
 });
