@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { ensureCertificates, loadX509 } from '../src/pki/certificates.js';
 import { eventually, request, startTestCluster, type TestCluster } from './helpers/cluster.js';
 import { kubectlFor } from './helpers/kubectl.js';
+import { testUser } from './helpers/users.js';
 
 interface Requested {
   csrPem: string;
@@ -182,6 +183,37 @@ describe('CSR signing, orch mode over raw HTTPS', () => {
     const approved = signed.status.conditions.find((x: any) => x.type === 'Approved');
     assert.equal(approved.reason, 'AutoApproved');
     assert.equal(approved.message, 'Auto approving kubelet client certificate after SubjectAccessReview.');
+  });
+
+  test('the approver asks a SubjectAccessReview for the requester: without nodeclient, no approval', async () => {
+    const eve = await testUser(cluster, 'system:node:n2', ['system:nodes']);
+    const rbac = '/apis/rbac.authorization.orch.io/v1/clusterrolebindings';
+    const bind = (name: string, role: string) =>
+      request(cluster, 'POST', rbac, {
+        body: {
+          metadata: { name },
+          roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: role },
+          subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.orch.io', name: 'system:node:n2' }],
+        },
+      });
+    assert.equal((await bind('n2-bootstrapper', 'system:node-bootstrapper')).status, 201);
+    const first = await makeRequest('system:node:n2', ['system:nodes']);
+    const usages = ['digital signature', 'client auth'];
+    const created = await eve.request('POST', base, { body: csrBody(group, 'n2-first', first, 'orch.io/kube-apiserver-client-kubelet', usages) });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.json.spec.username, 'system:node:n2');
+    // A request the admin makes after it is approved and signed: by then the approver has judged eve's.
+    const sentinel = await makeRequest('system:node:n3', ['system:nodes']);
+    await request(cluster, 'POST', base, { body: csrBody(group, 'n3-sentinel', sentinel, 'orch.io/kube-apiserver-client-kubelet', usages) });
+    await waitFor(cluster, group, 'n3-sentinel', (c) => Boolean(c.status?.certificate));
+    // May create for itself: the self-node-client rule approves the next request.
+    assert.equal((await bind('n2-self', 'system:certificates.orch.io:certificatesigningrequests:selfnodeclient')).status, 201);
+    const second = await makeRequest('system:node:n2', ['system:nodes']);
+    await eve.request('POST', base, { body: csrBody(group, 'n2-second', second, 'orch.io/kube-apiserver-client-kubelet', usages) });
+    const signed = await waitFor(cluster, group, 'n2-second', (c) => Boolean(c.status?.certificate));
+    assert.equal(signed.status.conditions[0].message, 'Auto approving self kubelet client certificate after SubjectAccessReview.');
+    const earlier = (await request(cluster, 'GET', `${base}/n2-first`)).json;
+    assert.equal(earlier.status?.conditions, undefined, 'the request made without the permission stays pending');
   });
 
   test('a request for an unknown signer is left alone; expirationSeconds under 600 is refused', async () => {
