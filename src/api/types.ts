@@ -4,6 +4,7 @@
  */
 import type { Brand } from '../machinery/brand.js';
 import type { Obj } from '../machinery/object.js';
+import type { UserInfo } from '../machinery/user.js';
 import type { FieldError } from '../machinery/status.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
@@ -21,6 +22,8 @@ export type NameRule =
 export interface StrategyContext {
   brand: Brand;
   now: Date;
+  /** Who writes (a CertificateSigningRequest records its requester); absent in server-internal writes. */
+  user?: UserInfo;
   /**
    * The subresource an update writes: '' for the main resource, 'status', 'finalize'.
    * Absent on create. (Namespaces carry spec.finalizers over only on main-resource writes.)
@@ -106,6 +109,8 @@ export interface ResourceDefinition {
     token?: boolean;
     scale?: boolean;
     eviction?: boolean;
+    /** certificatesigningrequests/approval: writes only the Approved/Denied conditions. */
+    approval?: boolean;
     /** Upstream's connect subresources (pods/log, exec, attach, portforward; proxy of pods, nodes, services). */
     log?: boolean;
     exec?: boolean;

@@ -87,6 +87,11 @@ export interface ControlPlaneOptions {
   minRequestTimeoutSeconds?: number;
   /** In-flight limits before 429 (`--max-requests-inflight`, `--max-mutating-requests-inflight`). Default 400 / 200; 0: none. */
   inFlight?: { maxRequestsInflight: number; maxMutatingRequestsInflight: number };
+  /**
+   * The CA the csrsigning controller signs CertificateSigningRequests with
+   * (`--cluster-signing-cert-file`/`--cluster-signing-key-file`). Default: the generated CA.
+   */
+  clusterSigning?: { certFile: string; keyFile: string };
   /** Run the controllers (namespace finalization, ClusterRole aggregation); false for `orch-apiserver`. Default true. */
   controllers?: boolean;
   /** Run the scheduler in-process, through client/ as a separate process would (`--disable-scheduler` turns it off). Default: as `controllers`. */

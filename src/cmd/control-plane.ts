@@ -14,6 +14,7 @@ import { RestClient } from '../client/rest-client.js';
 import { NamespaceController } from '../controllers/namespace-controller.js';
 import { GarbageCollector } from '../controllers/garbage-collector/index.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
+import { certificateControllers } from './certificate-controllers.js';
 import { startInProcessScheduler } from './in-process-scheduler.js';
 import { type AuthorizationSettings, DEFAULT_AUTHORIZATION_MODES } from '../server/authorization-config.js';
 import type { ControlPlane, ControlPlaneOptions } from './control-plane-types.js';
@@ -144,10 +145,19 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
   const namespaceController = new NamespaceController({ client, finalizer: brand.namespaceFinalizer });
   const garbageCollector = new GarbageCollector({ client, brand });
   const aggregationController = new ClusterRoleAggregationController({ client, groupVersion: `${brand.group('rbac.authorization', true)}/v1` });
+  const certControllers = await certificateControllers({
+    client,
+    brand,
+    pki,
+    clusterSigning: opts.clusterSigning,
+    bootstrapTokens: opts.enableBootstrapTokenAuth ?? false,
+    server: url,
+  });
   if (opts.controllers !== false) {
     namespaceController.start();
     garbageCollector.start();
     aggregationController.start();
+    for (const c of certControllers) c.start();
   }
   const scheduler = (opts.scheduler ?? opts.controllers !== false) ? await startInProcessScheduler({ opts, brand, url, pki }) : undefined;
   undo.push(() => scheduler?.stop());
@@ -165,6 +175,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
         namespaceController.stop();
         garbageCollector.stop();
         aggregationController.stop();
+        for (const c of certControllers) c.stop();
         await scheduler?.stop();
         client.close();
         await server.shutdown();

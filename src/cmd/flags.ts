@@ -81,6 +81,8 @@ export function apiServerCommand(name: string, description: string): Command {
     .option('--client-ca-file <file>', 'CA bundle client certificates are verified against (default: the generated CA)')
     .option('--token-auth-file <file>', 'static bearer tokens: CSV of token, user name, uid and an optional quoted group list')
     .option('--enable-bootstrap-token-auth [bool]', 'bootstrap tokens (Secrets bootstrap-token-<id> in the system namespace) authenticate', goBoolFlag, false)
+    .option('--cluster-signing-cert-file <file>', 'PEM CA certificate the csrsigning controller issues certificates with (default: the generated CA)')
+    .option('--cluster-signing-key-file <file>', 'PEM PKCS#8 P-256 key of --cluster-signing-cert-file')
     .option('--authentication-token-webhook-config-file <file>', 'kubeconfig naming the TokenReview webhook bearer tokens are sent to')
     .addOption(
       new Option('--authentication-token-webhook-version <version>', 'TokenReview version sent to the webhook').choices(['v1', 'v1beta1']).default('v1beta1'),
@@ -168,6 +170,8 @@ interface ParsedFlags {
   clientCaFile?: string;
   tokenAuthFile?: string;
   enableBootstrapTokenAuth: boolean;
+  clusterSigningCertFile?: string;
+  clusterSigningKeyFile?: string;
   oidcIssuerUrl?: string;
   oidcClientId?: string;
   oidcCaFile?: string;
@@ -287,6 +291,7 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     anonymousAuth: flags.anonymousAuth,
     authorization: authorizationFromFlags(flags),
     enableBootstrapTokenAuth: flags.enableBootstrapTokenAuth,
+    clusterSigning: clusterSigningFromFlags(flags),
     oidc: oidcFromFlags(flags),
     serviceAccounts: {
       keyFiles: flags.serviceAccountKeyFile,
@@ -332,4 +337,12 @@ function readServingPair(certFile: string, keyFile: string): { certPem: string; 
   const keyPem = read(keyFile, '--tls-private-key-file');
   checkPair(certFile, certPem, keyFile, keyPem, 'give --tls-cert-file a PEM certificate and --tls-private-key-file its PEM key');
   return { certPem, keyPem };
+}
+
+/** Both signing files or neither: upstream refuses one without the other. */
+function clusterSigningFromFlags(flags: ParsedFlags): ControlPlaneOptions['clusterSigning'] {
+  const { clusterSigningCertFile: certFile, clusterSigningKeyFile: keyFile } = flags;
+  if (certFile === undefined && keyFile === undefined) return undefined;
+  if (certFile === undefined || keyFile === undefined) throw new Error('cannot specify only one of --cluster-signing-cert-file and --cluster-signing-key-file');
+  return { certFile, keyFile };
 }

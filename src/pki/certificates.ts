@@ -50,13 +50,14 @@ const LEAF_VALIDITY_MS = 365 * DAY_MS;
 const BACKDATE_MS = 60 * 60 * 1000;
 
 const EC_KEY: EcKeyGenParams = { name: 'ECDSA', namedCurve: 'P-256' };
-const EC_SIGN: EcdsaParams = { name: 'ECDSA', hash: 'SHA-256' };
+export const EC_SIGN: EcdsaParams = { name: 'ECDSA', hash: 'SHA-256' };
 
 const subtle = webcrypto.subtle as SubtleCrypto;
 
 let x509Module: Promise<typeof X509> | undefined;
 
-function loadX509(): Promise<typeof X509> {
+/** The x509 library, loaded once on first use. */
+export function loadX509(): Promise<typeof X509> {
   x509Module ??= (async () => {
     // @peculiar/x509 2.x resolves its providers through tsyringe, which needs this polyfill first.
     await import('reflect-metadata');
@@ -132,7 +133,7 @@ export interface Issued {
   keyPem: string;
 }
 
-interface Ca extends Issued {
+export interface Ca extends Issued {
   cert: X509.X509Certificate;
   privateKey: CryptoKey;
 }
@@ -161,7 +162,8 @@ async function createCa(x509: typeof X509): Promise<Ca> {
   };
 }
 
-async function loadCa(x509: typeof X509, certPem: string, keyPem: string, caKeyPath: string): Promise<Ca> {
+/** The CA pair from PEM, ready to sign; a PkiFileError naming caKeyPath when the key cannot sign. */
+export async function loadCa(x509: typeof X509, certPem: string, keyPem: string, caKeyPath: string): Promise<Ca> {
   const cert = new x509.X509Certificate(certPem);
   // Only PKCS#8 P-256 keys are accepted: that is what createCa writes, and signing with another
   // algorithm would need a different signingAlgorithm below.
@@ -259,7 +261,8 @@ async function exportKeyPem(x509: typeof X509, key: CryptoKey): Promise<string> 
   return `${x509.PemConverter.encode(der, 'PRIVATE KEY')}\n`;
 }
 
-function randomSerial(): string {
+/** A random positive 128-bit serial, as hex. */
+export function randomSerial(): string {
   const bytes = Buffer.from(webcrypto.getRandomValues(new Uint8Array(16)));
   // A serial is a positive INTEGER: clear the sign bit and keep it non-zero.
   bytes.writeUInt8((bytes.readUInt8(0) & 0x7f) | 0x01, 0);

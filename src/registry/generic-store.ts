@@ -82,7 +82,7 @@ export class GenericStore {
   }
 
   private strategyContext(ctx: RequestContext, subresource = ''): StrategyContext {
-    return { brand: ctx.brand, now: ctx.now, subresource };
+    return { brand: ctx.brand, now: ctx.now, subresource, user: ctx.user };
   }
 
   /** Decodes a stored key-value into the served object. */

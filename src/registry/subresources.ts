@@ -62,6 +62,9 @@ const DECLARATIONS: readonly SubresourceDeclaration[] = [
     owns: [],
     storage: 'eviction',
   },
+  // certificatesigningrequests/<name>/approval: upstream's approval strategy keeps everything but
+  // the conditions (kubectl certificate approve/deny writes here).
+  { name: 'approval', verbs: ['get', 'patch', 'update'], owns: [['status', 'conditions']], storage: 'parent' },
   // namespaces/<name>/finalize writes only spec.finalizers.
   { name: 'finalize', verbs: ['update'], owns: [['spec', 'finalizers']], storage: 'parent' },
   // serviceaccounts/<name>/token: a TokenRequest answered with a bound token (upstream's TokenREST).

@@ -2,6 +2,7 @@
  * From the server's authentication settings (flags) to the authenticator: where bootstrap
  * tokens and service-account objects are read (the registry), the brand's names, the keys.
  */
+import { bootstrapTokenSecretType } from '../machinery/bootstrap-token.js';
 import { readFileSync } from 'node:fs';
 import type { BootstrapTokenOptions } from '../auth/authn/bootstrap-token.js';
 import { type AuthenticationOptions, type BuiltAuthentication, buildAuthentication } from '../auth/authn/build.js';
@@ -74,7 +75,7 @@ function reader(registry: Registry, resource: string): (namespace: string, name:
 
 /** Where bootstrap tokens are looked up: Secrets of the brand's bootstrap type in its system namespace. */
 function bootstrapTokenSource(registry: Registry, brand: Brand): BootstrapTokenOptions {
-  return { namespace: brand.systemNamespace, secretType: `bootstrap.${brand.labelDomain}/token`, getSecret: reader(registry, 'secrets') };
+  return { namespace: brand.systemNamespace, secretType: bootstrapTokenSecretType(brand), getSecret: reader(registry, 'secrets') };
 }
 
 /** The service-account keys, issuers and audiences; throws start-up errors for unusable key files. */

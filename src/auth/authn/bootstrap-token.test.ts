@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bootstrapTokenAuthenticator, isExpired } from './bootstrap-token.js';
+import { bootstrapTokenExpired as isExpired } from '../../machinery/bootstrap-token.js';
+import { bootstrapTokenAuthenticator } from './bootstrap-token.js';
 import type { Obj } from '../../machinery/object.js';
 
 const NOW = Date.parse('2026-06-01T00:00:00Z');

@@ -7,6 +7,7 @@
  * error, and the secret is compared in constant time.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { bootstrapTokenExpired as isExpired, secretField } from '../../machinery/bootstrap-token.js';
 import type { Obj } from '../../machinery/object.js';
 import type { UserInfo } from '../../machinery/user.js';
 import type { TokenAuthenticator } from './token.js';
@@ -35,11 +36,7 @@ export function bootstrapTokenAuthenticator(opts: BootstrapTokenOptions): TokenA
       const obj = await opts.getSecret(opts.namespace, `bootstrap-token-${id}`);
       if (!obj || (obj.metadata as { deletionTimestamp?: string } | undefined)?.deletionTimestamp) return undefined;
       if (obj.type !== opts.secretType || typeof obj.data !== 'object' || obj.data === null) return undefined;
-      const data = obj.data as Record<string, unknown>;
-      const field = (key: string): string | undefined => {
-        const v = Object.hasOwn(data, key) ? data[key] : undefined;
-        return typeof v === 'string' ? Buffer.from(v, 'base64').toString('utf8') : undefined;
-      };
+      const field = (key: string): string | undefined => secretField(obj.data, key);
       const stored = field('token-secret');
       if (stored === undefined || !sameSecret(stored, secret)) return undefined;
       if (field('token-id') !== id) return undefined;
@@ -58,14 +55,6 @@ function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-/** Upstream's GetExpiration: absent never expires; unparseable counts as expired. */
-export function isExpired(expiration: string | undefined, now: number): boolean {
-  if (expiration === undefined) return false;
-  const t = Date.parse(expiration);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(expiration) || Number.isNaN(t)) return true;
-  return t <= now;
 }
 
 /** system:bootstrappers plus each extra group, sorted and unique; an invalid extra group rejects the token. */
