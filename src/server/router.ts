@@ -106,8 +106,10 @@ async function handleNonResource(
 }
 
 function writeRaw(res: Response, json: string): void {
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
-  res.end(json);
+  // Upstream writes discovery documents through its JSON serializer (json.Encoder), newline-terminated.
+  const body = `${json}\n`;
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 }
 
 /** The apidiscovery version the client asks for (`v2` or `v2beta1`), if it asks for aggregated discovery. */
