@@ -10,7 +10,9 @@ import type { PatchSchema } from '../../apply/strategic-merge-patch.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest, invalid, invalidObject, unsupportedMediaType } from '../../machinery/status.js';
-import { jsonType, objectShapeError } from '../../machinery/object-shape.js';
+import { exceedsDepth, jsonType, MAX_JSON_DEPTH, objectShapeError } from '../../machinery/object-shape.js';
+import { goMarshal } from '../../machinery/go-json.js';
+import { goFormat } from '../../apply/strategic-errors.js';
 import { decodePatchBody } from '../../codec/decode-body.js';
 import { readBody } from '../http.js';
 import { readFieldsAs } from './field-validation.js';
@@ -89,10 +91,19 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     if (patched.apiVersion !== info.apiVersion || patched.kind !== info.kind) {
       throw badRequest(`the API version or kind of the patched object does not match: ${String(patched.apiVersion)}, Kind=${String(patched.kind)}`);
     }
-    // As upstream, a patched object its types cannot hold is 422 Invalid on `patch`.
-    const shape = objectShapeError(patched);
-    if (shape !== undefined) throw invalidObject(info.kind, info.info.group, r.name, [invalid('patch', '', shape)]);
-    readFieldsAs(r, patched, opts.fieldValidation, type === MERGE_PATCH || type === STRATEGIC_MERGE_PATCH ? raw : undefined, raw);
+    // As upstream, a patched object its types cannot hold is 422 Invalid on `patch`, showing
+    // what was decoded: the patch map (`%+v`) for a strategic merge patch, which goes through the
+    // unstructured converter, else the patched object's JSON.
+    const from = {
+      raw,
+      strategic: type === STRATEGIC_MERGE_PATCH,
+      shown: () => (type === STRATEGIC_MERGE_PATCH ? goFormat(patch ?? {}) : goMarshal(patched)),
+    };
+    // A typed kind's metadata is checked with its other fields (readFieldsAs); a custom resource's here.
+    const shape =
+      info.definitionName() === undefined ? objectShapeError(patched) : exceedsDepth(patched) ? `json: exceeded max depth of ${MAX_JSON_DEPTH}` : undefined;
+    if (shape !== undefined) throw invalidObject('', '', '', [invalid('patch', from.shown(), shape)]);
+    readFieldsAs(r, patched, opts.fieldValidation, type === MERGE_PATCH || type === STRATEGIC_MERGE_PATCH ? raw : undefined, from);
     return patched;
   };
   const { obj } = await patcher.update(r.ctx, r.namespace, r.name, transform, {
