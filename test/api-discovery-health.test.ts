@@ -285,6 +285,8 @@ describe('legacy discovery', () => {
     assert.match(v.gitVersion, /^v1\.\d+\.\d+/);
     assert.match(v.platform, /^\w+\/\w+$/);
     for (const k of ['gitCommit', 'gitTreeState', 'buildDate', 'goVersion', 'compiler']) assert.equal(typeof v[k], 'string', k);
+    // WriteRawJSON: indented, without the encoder's newline.
+    assert.equal((await get('/version')).text, JSON.stringify(v, null, 2));
   });
 });
 
