@@ -99,11 +99,13 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
       strategic: type === STRATEGIC_MERGE_PATCH,
       shown: () => (type === STRATEGIC_MERGE_PATCH ? goFormat(patch ?? {}) : goMarshal(patched)),
     };
-    // A typed kind's metadata is checked with its other fields (readFieldsAs); a custom resource's here.
-    const shape =
-      info.definitionName() === undefined ? objectShapeError(patched) : exceedsDepth(patched) ? `json: exceeded max depth of ${MAX_JSON_DEPTH}` : undefined;
-    if (shape !== undefined) throw invalidObject('', '', '', [invalid('patch', from.shown(), shape)]);
+    // A typed kind's fields are read first, so their type errors are the decoder's upstream
+    // uses; the metadata shape check then catches what typed reading lets through (null list
+    // elements) and a custom resource's metadata.
+    if (exceedsDepth(patched)) throw invalidObject('', '', '', [invalid('patch', from.shown(), `json: exceeded max depth of ${MAX_JSON_DEPTH}`)]);
     readFieldsAs(r, patched, opts.fieldValidation, type === MERGE_PATCH || type === STRATEGIC_MERGE_PATCH ? raw : undefined, from);
+    const shape = objectShapeError(patched);
+    if (shape !== undefined) throw invalidObject('', '', '', [invalid('patch', from.shown(), shape)]);
     return patched;
   };
   const { obj } = await patcher.update(r.ctx, r.namespace, r.name, transform, {
