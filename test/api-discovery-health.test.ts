@@ -244,6 +244,28 @@ describe('legacy discovery', () => {
     assert.equal(served.get('/configmaps/status'), undefined);
   });
 
+  it("stored resources carry upstream's storageVersionHash; subresources and reviews none", async () => {
+    const served = await servedResources(compat);
+    // The values a 1.27-1.33 apiserver serves (sha256 of the storage group/version/kind).
+    const expected: [string, string][] = [
+      ['/pods', 'xPOwRZ+Yhw8='],
+      ['/configmaps', 'qFsyl6wFWjQ='],
+      ['apps/deployments', '8aSe+NMegvE='],
+      // events.k8s.io shares the core Events' storage, so it reports their hash.
+      ['/events', 'r2yiGXH7wu8='],
+      ['events.k8s.io/events', 'r2yiGXH7wu8='],
+    ];
+    for (const [key, hash] of expected) assert.equal(served.get(key)?.r.storageVersionHash, hash, key);
+    assert.equal(served.get('/pods/status')?.r.storageVersionHash, undefined);
+    assert.equal(served.get('authorization.k8s.io/subjectaccessreviews')?.r.storageVersionHash, undefined);
+    const configmaps = (await get('/api/v1', undefined, compat)).text;
+    assert.ok(configmaps.endsWith('}]}\n'), 'an APIResourceList ends as json.Encoder ends it');
+    assert.match(
+      configmaps,
+      /\{"name":"configmaps","singularName":"configmap","namespaced":true,"kind":"ConfigMap","verbs":\[[^\]]*\],"shortNames":\["cm"\],"storageVersionHash":"qFsyl6wFWjQ="\}/,
+    );
+  });
+
   it('every listable type answers a list at its discovered path', async () => {
     const served = await servedResources();
     for (const [, { groupVersion, r }] of served) {
@@ -263,6 +285,8 @@ describe('legacy discovery', () => {
     assert.match(v.gitVersion, /^v1\.\d+\.\d+/);
     assert.match(v.platform, /^\w+\/\w+$/);
     for (const k of ['gitCommit', 'gitTreeState', 'buildDate', 'goVersion', 'compiler']) assert.equal(typeof v[k], 'string', k);
+    // WriteRawJSON: indented, without the encoder's newline.
+    assert.equal((await get('/version')).text, JSON.stringify(v, null, 2));
   });
 });
 

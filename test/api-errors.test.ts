@@ -636,3 +636,22 @@ describe('no bad input yields a 500', () => {
     assert.deepEqual(refused, []);
   });
 });
+
+describe('bodies as upstream encodes them', () => {
+  it('a Status is in Go struct order and ends with a newline, byte for byte', async () => {
+    const missing = await call('GET', `${CM}/missing`);
+    assert.equal(
+      missing.text,
+      '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"configmaps \\"missing\\" not found","reason":"NotFound","details":{"name":"missing","kind":"configmaps"},"code":404}\n',
+    );
+    const badLimit = await call('GET', `${CM}?limit=abc`);
+    assert.equal(
+      badLimit.text,
+      '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"strconv.ParseInt: parsing \\"abc\\": invalid syntax","reason":"BadRequest","code":400}\n',
+    );
+    assertOk(await call('POST', CM, { metadata: { name: 'short-lived' } }), 201);
+    const deleted = await call('DELETE', `${CM}/short-lived`);
+    assert.equal(deleted.status, 200);
+    assert.ok(deleted.text.endsWith('}\n'), deleted.text);
+  });
+});

@@ -175,4 +175,26 @@ describe('strategic merge patch', () => {
       /^the body of the request was in an unknown format - accepted media types include: application\/json-patch\+json, application\/merge-patch\+json, application\/strategic-merge-patch\+json(, |$)/,
     );
   });
+
+  it("a patched object its type cannot hold is 422 with the unstructured converter's text, as upstream", async () => {
+    const cases: [string, string][] = [
+      ['{"metadata":{"labels":"x"}}', ' "" is invalid: patch: Invalid value: "map[metadata:map[labels:x]]": cannot restore map from string'],
+      [
+        '{"metadata":{"finalizers":{"a":"b"}}}',
+        ' "" is invalid: patch: Invalid value: "map[metadata:map[finalizers:map[a:b]]]": cannot restore slice from map',
+      ],
+      ['{"spec":{"nodeName":5}}', ' "" is invalid: patch: Invalid value: "map[spec:map[nodeName:5]]": cannot convert int64 to string'],
+      ['{"spec":"x"}', ' "" is invalid: patch: Invalid value: "map[spec:x]": cannot restore struct from: string'],
+    ];
+    for (const [body, message] of cases) {
+      const r = await request(ws.cluster, 'PATCH', '/api/v1/namespaces/default/pods/web', { body, headers: { 'content-type': SMP } });
+      assert.equal(r.status, 422, r.text);
+      assert.equal(r.json.message, message);
+      assert.deepEqual(r.json.details, { causes: [{ reason: 'FieldValueInvalid', message: message.slice(' "" is invalid: patch: '.length), field: 'patch' }] });
+    }
+    // kubectl shows the same text.
+    const run = await kubectl.run(['patch', 'pod', 'web', '-p', '{"metadata":{"labels":"x"}}']);
+    assert.notEqual(run.code, 0);
+    assert.match(run.stderr, /cannot restore map from string/);
+  });
 });

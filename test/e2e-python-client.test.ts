@@ -52,4 +52,12 @@ describe('Python client', () => {
   it('deletes with a DeleteOptions body', () => {
     assert.deepEqual(steps.get('delete'), { step: 'delete', kind: 'Status' });
   });
+
+  it('is refused a limit that does not parse, with the body upstream writes', () => {
+    assert.deepEqual(steps.get('bad-limit'), {
+      step: 'bad-limit',
+      status: 400,
+      body: '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"strconv.ParseInt: parsing \\"abc\\": invalid syntax","reason":"BadRequest","code":400}\n',
+    });
+  });
 });

@@ -31,7 +31,8 @@ export function encodeBytes(value: unknown, encoding: Encoding, pretty: boolean)
     case 'protobuf':
       return Buffer.from(encodeProtobufObject(value as Record<string, unknown>));
     default:
-      return Buffer.from(pretty ? `${JSON.stringify(value, null, 2)}\n` : JSON.stringify(value));
+      // Go's json.Encoder ends every value with a newline, as upstream's serializer writes bodies.
+      return Buffer.from(`${pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)}\n`);
   }
 }
 

@@ -8,8 +8,61 @@ import { isPlainObject } from '../machinery/object.js';
 import { jsonType } from '../machinery/object-shape.js';
 import { refName, type Schema, type SchemaLookup } from '../api/schema/schema.js';
 
-/** A value of the wrong JSON type (Go's UnmarshalTypeError); message as Go words it. */
-export class FieldTypeError extends Error {}
+/** What a field's Go type is, as upstream's unstructured converter tells them apart. */
+type GoTarget = 'map' | 'slice' | 'struct' | 'basic' | 'custom';
+
+/**
+ * A value of the wrong JSON type. The message is encoding/json's (UnmarshalTypeError), which
+ * upstream returns when it decodes JSON (bodies, merge and JSON patches); converterMessage is the
+ * text of its unstructured converter (runtime.DefaultUnstructuredConverter), which a strategic
+ * merge patch goes through instead.
+ */
+export class FieldTypeError extends Error {
+  constructor(
+    message: string,
+    private readonly value: unknown,
+    private readonly target: GoTarget,
+    private readonly goTypeName: string,
+  ) {
+    super(message);
+  }
+
+  get converterMessage(): string {
+    const v = this.value;
+    switch (this.target) {
+      case 'map':
+        return `cannot restore map from ${reflectKind(v)}`;
+      case 'slice':
+        return `cannot restore slice from ${reflectKind(v)}`;
+      case 'struct':
+        return `cannot restore struct from: ${reflectKind(v)}`;
+      case 'basic':
+        return `cannot convert ${reflectType(v)} to ${this.goTypeName}`;
+      default:
+        // Types with their own JSON decoding (Time, IntOrString, Quantity) are decoded as JSON.
+        return this.message;
+    }
+  }
+}
+
+/**
+ * Go's reflect.Kind of a value decoded by upstream's util/json (integral numbers become int64).
+ * The walk never sees null (Go's zero value), so it is not named.
+ */
+function reflectKind(v: unknown): string {
+  if (Array.isArray(v)) return 'slice';
+  if (isPlainObject(v)) return 'map';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int64' : 'float64';
+  return typeof v === 'boolean' ? 'bool' : typeof v;
+}
+
+/** Go's reflect.Type string of such a value. */
+function reflectType(v: unknown): string {
+  if (Array.isArray(v)) return '[]interface {}';
+  if (isPlainObject(v)) return 'map[string]interface {}';
+  if (typeof v === 'boolean') return 'bool';
+  return reflectKind(v);
+}
 
 const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
@@ -49,8 +102,14 @@ interface Walk {
   unknown: string[];
 }
 
-function mismatch(v: unknown, struct: string, path: string, s: Schema): never {
-  throw new FieldTypeError(`json: cannot unmarshal ${jsonKind(v, s)} into Go struct field ${struct}.${path} of type ${goType(s)}`);
+function mismatch(v: unknown, struct: string, path: string, s: Schema, target: GoTarget): never {
+  throw new FieldTypeError(`json: cannot unmarshal ${jsonKind(v, s)} into Go struct field ${struct}.${path} of type ${goType(s)}`, v, target, goType(s));
+}
+
+/** The converter's view of a plain (non-$ref) schema's Go type. */
+function plainTarget(s: Schema): GoTarget {
+  if (s.type === 'array' || (s.type === 'string' && s.format === 'byte')) return 'slice';
+  return s.type === 'object' ? 'map' : 'basic';
 }
 
 /**
@@ -63,40 +122,40 @@ function walk(w: Walk, v: unknown, s: Schema, struct: string, path: string): unk
     const def = w.lookup.definition(name);
     if (def === undefined) return v;
     if (name === INT_OR_STRING) {
-      if (typeof v !== 'string' && !(typeof v === 'number' && Number.isInteger(v))) mismatch(v, struct, path, s);
+      if (typeof v !== 'string' && !(typeof v === 'number' && Number.isInteger(v))) mismatch(v, struct, path, s, 'custom');
       return v;
     }
     if (name === QUANTITY) {
       if (typeof v === 'number') return String(v);
-      if (typeof v !== 'string') mismatch(v, struct, path, s);
+      if (typeof v !== 'string') mismatch(v, struct, path, s, 'custom');
       return v;
     }
     if (def.properties === undefined) {
       // Time, FieldsV1, RawExtension, free-form JSON: their own decoders, no fields to check.
-      if (def.type === 'string' && typeof v !== 'string') mismatch(v, struct, path, s);
-      if (def.type === 'object' && !isPlainObject(v)) mismatch(v, struct, path, s);
+      if (def.type === 'string' && typeof v !== 'string') mismatch(v, struct, path, s, 'custom');
+      if (def.type === 'object' && !isPlainObject(v)) mismatch(v, struct, path, s, 'custom');
       return v;
     }
-    if (!isPlainObject(v)) mismatch(v, struct, path, s);
+    if (!isPlainObject(v)) mismatch(v, struct, path, s, 'struct');
     walkStruct(w, v, def, name.slice(name.lastIndexOf('.') + 1), path);
     return v;
   }
   if (s['x-kubernetes-preserve-unknown-fields']) return v;
   switch (s.type) {
     case 'string':
-      if (typeof v !== 'string') mismatch(v, struct, path, s);
+      if (typeof v !== 'string') mismatch(v, struct, path, s, plainTarget(s));
       return v;
     case 'boolean':
-      if (typeof v !== 'boolean') mismatch(v, struct, path, s);
+      if (typeof v !== 'boolean') mismatch(v, struct, path, s, plainTarget(s));
       return v;
     case 'integer':
-      if (typeof v !== 'number' || !Number.isInteger(v)) mismatch(v, struct, path, s);
+      if (typeof v !== 'number' || !Number.isInteger(v)) mismatch(v, struct, path, s, plainTarget(s));
       return v;
     case 'number':
-      if (typeof v !== 'number') mismatch(v, struct, path, s);
+      if (typeof v !== 'number') mismatch(v, struct, path, s, plainTarget(s));
       return v;
     case 'array': {
-      if (!Array.isArray(v)) mismatch(v, struct, path, s);
+      if (!Array.isArray(v)) mismatch(v, struct, path, s, plainTarget(s));
       const items = s.items;
       if (items) {
         for (let i = 0; i < v.length; i++) {
@@ -106,7 +165,7 @@ function walk(w: Walk, v: unknown, s: Schema, struct: string, path: string): unk
       return v;
     }
     case 'object': {
-      if (!isPlainObject(v)) mismatch(v, struct, path, s);
+      if (!isPlainObject(v)) mismatch(v, struct, path, s, plainTarget(s));
       const values = s.additionalProperties;
       if (values) {
         for (const key of Object.keys(v)) {

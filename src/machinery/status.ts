@@ -69,9 +69,10 @@ export class StatusError extends Error {
     const metadata = this.continueToken === undefined ? {} : { continue: this.continueToken };
     // Upstream's reason is omitempty: a reasonless error (an uninterpreted etcd error) has none.
     const reason = this.reason === '' ? {} : { reason: this.reason };
-    const s: Status = { kind: 'Status', apiVersion: 'v1', metadata, status: 'Failure', message: this.message, ...reason, code: this.code };
-    if (this.details !== undefined) s.details = this.details;
-    return s;
+    // Go struct order (kind, apiVersion, metadata, status, message, reason, details, code): some
+    // clients compare error bodies byte for byte.
+    const details = this.details === undefined ? {} : { details: orderedDetails(this.details) };
+    return { kind: 'Status', apiVersion: 'v1', metadata, status: 'Failure', message: this.message, ...reason, ...details, code: this.code };
   }
 }
 
@@ -239,9 +240,25 @@ export function invalidObject(kind: string, group: string, name: string, errs: F
 
 /** A Success Status, as returned by DELETE of a removed object. */
 export function successStatus(d?: StatusDetails): Status {
-  const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200 };
-  if (d) s.details = d;
-  return s;
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', ...(d ? { details: orderedDetails(d) } : {}), code: 200 };
+}
+
+/** The fields Go's omitempty keeps (not unset, "", 0 or an empty list), in the order of Go's struct. */
+function inOrder<T extends object>(value: T, keys: readonly (keyof T)[]): T {
+  const out: Partial<T> = {};
+  for (const k of keys) {
+    const v = value[k] as unknown;
+    if (v === undefined || v === '' || v === 0 || (Array.isArray(v) && v.length === 0)) continue;
+    out[k] = value[k];
+  }
+  return out as T;
+}
+
+/** StatusDetails and its causes in Go struct order, however the error was put together. */
+function orderedDetails(d: StatusDetails): StatusDetails {
+  const out = inOrder(d, ['name', 'group', 'kind', 'uid', 'causes', 'retryAfterSeconds']);
+  if (out.causes) out.causes = out.causes.map((c) => inOrder(c, ['reason', 'message', 'field']));
+  return out;
 }
 
 /** 504 for a resourceVersion the server has not reached after waiting (upstream's TooLargeResourceVersionError). */

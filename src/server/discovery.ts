@@ -8,6 +8,7 @@ import type { ResourceInfo } from '../registry/resource-info.js';
 import type { Brand } from '../machinery/brand.js';
 import { subresourceKind } from '../registry/subresources.js';
 import type { Verb } from '../api/types.js';
+import { storageVersionHash } from './storage-version-hash.js';
 
 const VERB_ORDER: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -31,7 +32,8 @@ function subresourcesOf(
     }));
 }
 
-function apiResource(info: ResourceInfo): Record<string, unknown> {
+/** An APIResource in Go struct order; `stored` is the resource whose storage it reads (none for reviews). */
+function apiResource(info: ResourceInfo, stored: ResourceInfo | undefined): Record<string, unknown> {
   const r: Record<string, unknown> = {
     name: info.plural,
     singularName: info.def.singular,
@@ -41,7 +43,19 @@ function apiResource(info: ResourceInfo): Record<string, unknown> {
   };
   if (info.def.shortNames?.length) r.shortNames = info.def.shortNames;
   if (info.def.categories?.length) r.categories = info.def.categories;
+  if (stored) r.storageVersionHash = storageVersionHash(stored.group, stored.version, stored.kind);
   return r;
+}
+
+/** Each storage key prefix's owner: the definition stored there, not a converted view of it. */
+function storageOwners(registry: Registry): Map<string, ResourceInfo> {
+  const owners = new Map<string, ResourceInfo>();
+  for (const g of registry.groups) {
+    for (const v of g.versions) {
+      for (const info of registry.resourcesOf(g.group, v)) if (!info.conversion && !info.def.virtual) owners.set(info.keyPrefix, info);
+    }
+  }
+  return owners;
 }
 
 export interface DiscoveryDocuments {
@@ -105,11 +119,12 @@ function buildDocuments(registry: Registry, brand: Brand, serverAddress: string)
   const groupList = JSON.stringify({ kind: 'APIGroupList', apiVersion: 'v1', groups: named.map(groupEntry) });
   const groups = new Map(named.map((g) => [g.group, JSON.stringify({ kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(g) })]));
   const resourceLists = new Map<string, string>();
+  const owners = storageOwners(registry);
   for (const g of registry.groups) {
     for (const v of g.versions) {
       const resources: Record<string, unknown>[] = [];
       for (const info of registry.resourcesOf(g.group, v)) {
-        resources.push(apiResource(info));
+        resources.push(apiResource(info, info.def.virtual ? undefined : owners.get(info.keyPrefix)));
         for (const sub of subresourcesOf(info, brand)) {
           resources.push({
             name: `${info.plural}/${sub.name}`,

@@ -7,10 +7,9 @@
  */
 import type { Brand } from '../machinery/brand.js';
 import type { UserInfo } from '../machinery/user.js';
-import { writeError, writeObject, type Request, type Response } from './http.js';
+import { writeBody, writeError, type Request, type Response } from './http.js';
 import { negotiate } from '../codec/negotiation.js';
 import { methodNotAllowed, pathNotFound } from '../machinery/status.js';
-import { queryBool } from '../machinery/go-bool.js';
 import { parseAccept, type MediaRange } from '../codec/accept.js';
 import { serveResource } from './resource-routes.js';
 import { serveHealth } from './health.js';
@@ -80,8 +79,8 @@ async function handleNonResource(
   if (req.method !== 'GET' && req.method !== 'HEAD') throw pathNotFound();
   if (cfg.issuerDocuments && serveIssuerDocument(cfg.issuerDocuments, path, res)) return;
   const ranges = parseAccept(req.headers.accept as string | undefined);
-  const pretty = queryBool(query.getAll('pretty'));
-  if (path === '/version' || path === '/version/') return writeObject(res, 200, cfg.version, { encodings: ['json'], pretty, protobufMediaType: '' });
+  // Upstream writes version.Info with WriteRawJSON: always indented, no trailing newline, whatever `pretty` says.
+  if (path === '/version' || path === '/version/') return writeBody(res, 200, 'application/json', Buffer.from(JSON.stringify(cfg.version, null, 2)));
   if (first === 'openapi') {
     const { documents, serve } = await openapi();
     return serve(documents, req, res, path, query);
@@ -106,8 +105,10 @@ async function handleNonResource(
 }
 
 function writeRaw(res: Response, json: string): void {
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
-  res.end(json);
+  // Upstream writes discovery documents through its JSON serializer (json.Encoder), newline-terminated.
+  const body = `${json}\n`;
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 }
 
 /** The apidiscovery version the client asks for (`v2` or `v2beta1`), if it asks for aggregated discovery. */

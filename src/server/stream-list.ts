@@ -44,23 +44,27 @@ function objectListPieces(r: ResourceRequest, list: EntryList): Pieces | undefin
     // Each item's served JSON is cached: joined as they are, with no per-item encode.
     let bytes = 0;
     for (const e of entries) bytes += e.json.length;
-    const pieces = jsonArrayObjectPieces({
-      head: { kind: list.kind, apiVersion: list.apiVersion, metadata: list.metadata },
-      key: 'items',
-      count: entries.length,
-      elements: (i) => (entries[i] as EntryList['entries'][number]).json,
-      emptyAs: '[]',
-      pretty: false,
-    });
-    // `<head without "}">,"items":[` + items + commas + `]}`.
+    const pieces = endedAsGoEncodes(
+      jsonArrayObjectPieces({
+        head: { kind: list.kind, apiVersion: list.apiVersion, metadata: list.metadata },
+        key: 'items',
+        count: entries.length,
+        elements: (i) => (entries[i] as EntryList['entries'][number]).json,
+        emptyAs: '[]',
+        pretty: false,
+      }),
+      false,
+    );
+    // `<head without "}">,"items":[` + items + commas + `]}` + newline.
     const headBytes = Buffer.byteLength(JSON.stringify({ kind: list.kind, apiVersion: list.apiVersion, metadata: list.metadata }));
-    const size = { bytes: headBytes + 11 + bytes + Math.max(0, entries.length - 1) };
+    const size = { bytes: headBytes + 11 + bytes + Math.max(0, entries.length - 1) + 1 };
     return { contentType: contentTypeOf('json', ''), pieces, size };
   }
   const item = (i: number): Obj => entryObject(entries[i] as EntryList['entries'][number]);
   if (encoding === 'json') {
     const pieces = jsonArrayObjectPieces({
-      head: { apiVersion: list.apiVersion, kind: list.kind, metadata: list.metadata },
+      // A typed list's Go struct order: TypeMeta (kind, apiVersion), ListMeta, items.
+      head: { kind: list.kind, apiVersion: list.apiVersion, metadata: list.metadata },
       key: 'items',
       count: entries.length,
       elements: (i) => [item(i)],
@@ -90,14 +94,17 @@ async function metaListPieces(r: ResourceRequest, as: AsTarget, list: EntryList)
   const contentType = contentTypeOf('json', '');
   if (table === undefined) {
     const { toPartialObjectMetadata } = await import('../printers/index.js');
-    const pieces = jsonArrayObjectPieces({
-      head: { kind, apiVersion, metadata: list.metadata },
-      key: 'items',
-      count: entries.length,
-      elements: (i) => [toPartialObjectMetadata(entryObject(entries[i] as EntryList['entries'][number]), apiVersion)],
-      emptyAs: '[]',
+    const pieces = endedAsGoEncodes(
+      jsonArrayObjectPieces({
+        head: { kind, apiVersion, metadata: list.metadata },
+        key: 'items',
+        count: entries.length,
+        elements: (i) => [toPartialObjectMetadata(entryObject(entries[i] as EntryList['entries'][number]), apiVersion)],
+        emptyAs: '[]',
+        pretty,
+      }),
       pretty,
-    });
+    );
     return { contentType, pieces, size: {} };
   }
   const { tableHead, tableRows } = await import('../printers/index.js');
@@ -105,15 +112,29 @@ async function metaListPieces(r: ResourceRequest, as: AsTarget, list: EntryList)
   // A printer that orders its rows needs every object first (only small kinds have one).
   const sorted = printer.sortList?.(entries.map(entryObject));
   const object = (i: number): Obj => (sorted ? (sorted[i] as Obj) : entryObject(entries[i] as EntryList['entries'][number]));
-  const pieces = jsonArrayObjectPieces({
-    head: tableHead(printer, options),
-    key: 'rows',
-    count: entries.length,
-    elements: (i) => tableRows(printer, object(i), options),
-    emptyAs: printer.nullRowsWhenEmpty ? 'null' : '[]',
+  const pieces = endedAsGoEncodes(
+    jsonArrayObjectPieces({
+      head: tableHead(printer, options),
+      key: 'rows',
+      count: entries.length,
+      elements: (i) => tableRows(printer, object(i), options),
+      emptyAs: printer.nullRowsWhenEmpty ? 'null' : '[]',
+      pretty,
+    }),
     pretty,
-  });
+  );
   return { contentType, pieces, size: {} };
+}
+
+const NEWLINE = Buffer.from('\n');
+
+/**
+ * Compact JSON pieces followed by the newline Go's json.Encoder writes after a value, as
+ * upstream's serializer ends a body (pretty pieces already end with one).
+ */
+function* endedAsGoEncodes(pieces: Generator<Buffer, void, undefined>, pretty: boolean): Generator<Buffer, void, undefined> {
+  yield* pieces;
+  if (!pretty) yield NEWLINE;
 }
 
 /** The representations not streamed (YAML): encoded whole, as before. */
@@ -122,7 +143,7 @@ async function writeWhole(r: ResourceRequest, list: EntryList): Promise<void> {
     const { transformList } = await import('./handlers/transform.js');
     return writeObject(r.res, 200, transformList(r, r.output.as, list.entries.map(entryObject), list.metadata), r.output);
   }
-  writeObject(r.res, 200, { apiVersion: list.apiVersion, kind: list.kind, metadata: list.metadata, items: list.entries.map(entryObject) }, r.output);
+  writeObject(r.res, 200, { kind: list.kind, apiVersion: list.apiVersion, metadata: list.metadata, items: list.entries.map(entryObject) }, r.output);
 }
 
 /**

@@ -15,14 +15,22 @@ import type { ResourceRequest } from './resource-request.js';
 
 export type { FieldValidation };
 
+/** Where a patched object came from: the patch's text, its type, and what upstream shows of it in a type error. */
+export interface PatchedFrom {
+  raw: string;
+  strategic: boolean;
+  shown: () => string;
+}
+
 /**
  * Reads obj as its kind under the directive: prunes unknown fields, then warns or refuses.
- * `json` is the body's text when it was JSON (its repeated keys count as problems too); `patch`
- * is the patch's text when obj is a patched object. Throws the Status upstream answers: for a
- * body 400 naming the kind; for a patched object 422 Invalid on field `patch` (a wrong type names
- * the object, a strict refusal quotes the patch under an empty kind, as upstream's patcher).
+ * `json` is the body's text when it was JSON (its repeated keys count as problems too); `from`
+ * describes the patch when obj is a patched object. Throws the Status upstream answers: for a
+ * body 400 naming the kind; for a patched object 422 Invalid on field `patch` under an empty
+ * kind and name, as upstream's patcher.
  */
-export function readFieldsAs(r: ResourceRequest, obj: Obj, mode: FieldValidation, json: string | undefined, patch?: string): void {
+export function readFieldsAs(r: ResourceRequest, obj: Obj, mode: FieldValidation, json: string | undefined, from?: PatchedFrom): void {
+  const patch = from?.raw;
   const info = r.scope;
   const name = info.definitionName();
   let unknown: string[];
@@ -36,7 +44,9 @@ export function readFieldsAs(r: ResourceRequest, obj: Obj, mode: FieldValidation
     }
   } catch (e) {
     if (!(e instanceof FieldTypeError)) throw e;
-    if (patch !== undefined) throw invalidObject(info.kind, info.info.group, r.name, [invalid('patch', '', e.message)]);
+    // Upstream's patcher: NewInvalid with an empty kind and name, the decoded value, and the
+    // decoder's error (the unstructured converter's for a strategic merge patch).
+    if (from !== undefined) throw invalidObject('', '', '', [invalid('patch', from.shown(), from.strategic ? e.converterMessage : e.message)]);
     throw badRequest(`${info.kind} in version "${info.info.version}" cannot be handled as a ${info.kind}: ${e.message}`);
   }
   if (mode === 'Ignore') return;

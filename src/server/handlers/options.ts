@@ -6,6 +6,7 @@
  * DeleteOptions. Handlers and the registry read only these, never the query.
  */
 import { parseBoolError, parseGoBool, queryBool } from '../../machinery/go-bool.js';
+import { queryInt64 } from '../../machinery/go-int.js';
 import { validateFieldManager } from '../../machinery/object-meta-validation.js';
 import { isPlainObject } from '../../machinery/object.js';
 import type { Brand } from '../../machinery/brand.js';
@@ -45,16 +46,15 @@ function dryRunOf(query: URLSearchParams): boolean {
   return true;
 }
 
-/** An integer parameter; 400 with Go's strconv message when it is not one. */
+/**
+ * An int64 parameter as upstream's parameter codec reads it (first value, strconv.ParseInt);
+ * when it does not parse, 400 with Go's error text and nothing else, as upstream's handlers wrap
+ * the conversion error in a BadRequest.
+ */
 export function intParam(query: URLSearchParams, name: string): number | undefined {
-  const v = query.get(name);
-  if (v === null || v === '') return undefined;
-  if (!/^-?\d+$/.test(v)) throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)}: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
-  const n = Number(v);
-  // Beyond int64 upstream fails to parse; beyond 2^53 a JS number is no longer exact either.
-  if (!Number.isSafeInteger(n))
-    throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)}: strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range`);
-  return n;
+  const v = queryInt64(query.getAll(name));
+  if (typeof v === 'object') throw badRequest(v.error);
+  return v;
 }
 
 function boolParam(query: URLSearchParams, name: string): boolean {
@@ -142,6 +142,9 @@ export function listOptionsOf(query: URLSearchParams, collectionDelete = false):
   return opts;
 }
 
+/** The longest delay setTimeout honours (2^31-1 ms), in whole seconds. */
+const MAX_TIMER_SECONDS = Math.floor(0x7fffffff / 1000);
+
 /** Upstream's default watch timeout: a random duration between --min-request-timeout and twice it. */
 function defaultTimeoutSeconds(minRequestTimeoutSeconds: number): number {
   return minRequestTimeoutSeconds * (1 + Math.random());
@@ -156,7 +159,10 @@ export function watchOptionsOf(query: URLSearchParams, name: string, minRequestT
   if (name !== '') opts.fieldSelector = [opts.fieldSelector, `metadata.name=${name}`].filter((s) => s !== undefined && s !== '').join(',');
   opts.allowWatchBookmarks = boolParam(query, 'allowWatchBookmarks');
   const requested = intParam(query, 'timeoutSeconds');
-  return { ...opts, timeoutSeconds: requested === undefined || requested === 0 ? defaultTimeoutSeconds(minRequestTimeoutSeconds) : requested };
+  if (requested === undefined || requested === 0) return { ...opts, timeoutSeconds: defaultTimeoutSeconds(minRequestTimeoutSeconds) };
+  // A negative timeout ends the watch at once, as Go's timer with a negative duration fires at
+  // once; a longer one than a Node timer holds (~24.8 days) would fire at once too, so it is capped.
+  return { ...opts, timeoutSeconds: Math.min(Math.max(requested, 0), MAX_TIMER_SECONDS) };
 }
 
 const POLICIES = ['Foreground', 'Background', 'Orphan'] as const;

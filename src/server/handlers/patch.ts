@@ -10,7 +10,9 @@ import type { PatchSchema } from '../../apply/strategic-merge-patch.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest, invalid, invalidObject, unsupportedMediaType } from '../../machinery/status.js';
-import { jsonType, objectShapeError } from '../../machinery/object-shape.js';
+import { exceedsDepth, jsonType, MAX_JSON_DEPTH, objectShapeError } from '../../machinery/object-shape.js';
+import { goMarshal } from '../../machinery/go-json.js';
+import { goFormat } from '../../apply/strategic-errors.js';
 import { decodePatchBody } from '../../codec/decode-body.js';
 import { readBody } from '../http.js';
 import { readFieldsAs } from './field-validation.js';
@@ -89,10 +91,21 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     if (patched.apiVersion !== info.apiVersion || patched.kind !== info.kind) {
       throw badRequest(`the API version or kind of the patched object does not match: ${String(patched.apiVersion)}, Kind=${String(patched.kind)}`);
     }
-    // As upstream, a patched object its types cannot hold is 422 Invalid on `patch`.
+    // As upstream, a patched object its types cannot hold is 422 Invalid on `patch`, showing
+    // what was decoded: the patch map (`%+v`) for a strategic merge patch, which goes through the
+    // unstructured converter, else the patched object's JSON.
+    const from = {
+      raw,
+      strategic: type === STRATEGIC_MERGE_PATCH,
+      shown: () => (type === STRATEGIC_MERGE_PATCH ? goFormat(patch ?? {}) : goMarshal(patched)),
+    };
+    // A typed kind's fields are read first, so their type errors are the decoder's upstream
+    // uses; the metadata shape check then catches what typed reading lets through (null list
+    // elements) and a custom resource's metadata.
+    if (exceedsDepth(patched)) throw invalidObject('', '', '', [invalid('patch', from.shown(), `json: exceeded max depth of ${MAX_JSON_DEPTH}`)]);
+    readFieldsAs(r, patched, opts.fieldValidation, type === MERGE_PATCH || type === STRATEGIC_MERGE_PATCH ? raw : undefined, from);
     const shape = objectShapeError(patched);
-    if (shape !== undefined) throw invalidObject(info.kind, info.info.group, r.name, [invalid('patch', '', shape)]);
-    readFieldsAs(r, patched, opts.fieldValidation, type === MERGE_PATCH || type === STRATEGIC_MERGE_PATCH ? raw : undefined, raw);
+    if (shape !== undefined) throw invalidObject('', '', '', [invalid('patch', from.shown(), shape)]);
     return patched;
   };
   const { obj } = await patcher.update(r.ctx, r.namespace, r.name, transform, {
