@@ -87,8 +87,12 @@ export interface ControlPlaneOptions {
   minRequestTimeoutSeconds?: number;
   /** In-flight limits before 429 (`--max-requests-inflight`, `--max-mutating-requests-inflight`). Default 400 / 200; 0: none. */
   inFlight?: { maxRequestsInflight: number; maxMutatingRequestsInflight: number };
-  /** Run the controllers (namespace finalization, ClusterRole aggregation); false for `orch-apiserver`. Default true. */
+  /** Run the controller manager's controllers in-process; false for `orch-apiserver`. Default true. */
   controllers?: boolean;
+  /** Which controllers, as orch-controller-manager's `--controllers` (`*`, `name`, `-name`). Default `['*']`. */
+  controllerNames?: string[];
+  /** The ServiceAccount admission plugin (default account, token volume). Default true, as upstream. */
+  serviceAccountAdmission?: boolean;
   /** Run the scheduler in-process, through client/ as a separate process would (`--disable-scheduler` turns it off). Default: as `controllers`. */
   scheduler?: boolean;
   /**

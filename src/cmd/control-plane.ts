@@ -11,8 +11,8 @@ import { DEFAULT_QUOTA_BACKEND_BYTES, NO_SPACE_MESSAGE } from '../storage/limits
 import { brandFor } from '../machinery/brand.js';
 import { startApiServer } from '../server/apiserver.js';
 import { RestClient } from '../client/rest-client.js';
-import { NamespaceController } from '../controllers/namespace-controller.js';
-import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
+import { type RunningControllers, startControllers } from '../controllers/controller-manager.js';
+import { validateControllerSelection } from '../controllers/controller-table.js';
 import { startInProcessScheduler } from './in-process-scheduler.js';
 import { type AuthorizationSettings, DEFAULT_AUTHORIZATION_MODES } from '../server/authorization-config.js';
 import type { ControlPlane, ControlPlaneOptions } from './control-plane-types.js';
@@ -108,6 +108,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     inFlight: opts.inFlight,
     watchHistoryMs: opts.compactionIntervalMs ?? FIVE_MINUTES,
     featureGates: opts.featureGates,
+    serviceAccountAdmission: opts.serviceAccountAdmission,
   }).catch((err: unknown) => {
     if (err instanceof Error && err.message === NO_SPACE_MESSAGE) {
       // Start-up writes (bootstrap objects) found the store full: only a larger quota lets the
@@ -140,11 +141,22 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     keyPem: pki.adminKeyPem,
     userAgent: `${brand.word}-controller-manager`,
   });
-  const namespaceController = new NamespaceController({ client, finalizer: brand.namespaceFinalizer });
-  const aggregationController = new ClusterRoleAggregationController({ client, groupVersion: `${brand.group('rbac.authorization', true)}/v1` });
+  undo.push(() => client.close());
+  let controllers: RunningControllers | undefined;
   if (opts.controllers !== false) {
-    namespaceController.start();
-    aggregationController.start();
+    const selection = opts.controllerNames ?? ['*'];
+    const problem = validateControllerSelection(selection);
+    if (problem !== undefined) throw new Error(problem);
+    // The same runner as orch-controller-manager, with the admin client and orch's CA as root CA.
+    controllers = await startControllers({
+      client,
+      brand,
+      controllers: selection,
+      rootCaPem: pki.caCertPem,
+      clusterSigning: { certPem: pki.caCertPem, keyPem: pki.caKeyPem },
+      userAgent: `${brand.word}-controller-manager`,
+    });
+    undo.push(() => controllers?.stop());
   }
   const scheduler = (opts.scheduler ?? opts.controllers !== false) ? await startInProcessScheduler({ opts, brand, url, pki }) : undefined;
   undo.push(() => scheduler?.stop());
@@ -159,8 +171,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     scheduler: scheduler?.running,
     stop() {
       stopping ??= (async () => {
-        namespaceController.stop();
-        aggregationController.stop();
+        await controllers?.stop();
         await scheduler?.stop();
         client.close();
         await server.shutdown();

@@ -13,6 +13,7 @@ import { admissionChain } from '../admission/admission.js';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { nodeRestriction } from '../admission/node-restriction.js';
 import { priorityAdmission } from '../admission/priority.js';
+import { serviceAccountAdmission } from '../admission/service-account.js';
 import { privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/authorizer.js';
 import { authorizationFor, type AuthorizationSettings } from './authorization-config.js';
 import { PolicyIndex } from '../auth/authz/rbac/policy-index.js';
@@ -56,6 +57,8 @@ export interface ApiServerOptions {
   serviceNodePortRange?: string;
   /** Feature gates (`--feature-gates`); ServerSideApply defaults to on. */
   featureGates?: Readonly<Record<string, boolean>>;
+  /** The ServiceAccount admission plugin (upstream: on by default). Default true. */
+  serviceAccountAdmission?: boolean;
   /** Authentication beyond client certificates (tokens, proxy, anonymous). */
   authentication?: AuthenticationSettings;
   /** Authorization modes after `system:masters` (none: only masters are allowed). */
@@ -115,7 +118,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const priority = priorityAdmission(registry);
   // NodeRestriction goes with the Node mode (upstream enables it by flag; see node-restriction.ts).
   const nodeMode = opts.authorization?.modes.includes('Node') ?? false;
-  const admission = admissionChain([namespaceLifecycle(registry), ...(nodeMode ? [nodeRestriction(registry)] : []), priority], [priority]);
+  // ServiceAccount admission runs before Priority, as in upstream's plugin order.
+  const serviceAccount = opts.serviceAccountAdmission === false ? [] : [serviceAccountAdmission(registry)];
+  const admission = admissionChain([namespaceLifecycle(registry), ...(nodeMode ? [nodeRestriction(registry)] : []), priority], [...serviceAccount, priority]);
 
   const hooks = {
     bootstrap: hookCheck('poststarthook/bootstrap-controller'),
