@@ -104,6 +104,8 @@ export function serviceAccountAdmission(registry: Registry): MutatingPlugin {
       }
       const name = named === '' ? DEFAULT_SERVICE_ACCOUNT : named;
       spec.serviceAccountName = name;
+      // The deprecated alias, as the defaulting before admission set it (and as v1 output shows it).
+      spec.serviceAccount = name;
       let account: Obj;
       try {
         account = await lookup(a.namespace, name);
