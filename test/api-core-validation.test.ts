@@ -273,7 +273,12 @@ describe('Pod validation', () => {
     const created = ok(await call('POST', `${NS}/pods`, pod('upd')));
     const images = ok(
       // A merge patch replaces the whole list: the container keeps what admission added (its token mount).
-      await call('PATCH', `${NS}/pods/upd`, { spec: { containers: [{ ...created.spec.containers[0], image: 'nginx:1.26' }], activeDeadlineSeconds: 100 } }, MERGE),
+      await call(
+        'PATCH',
+        `${NS}/pods/upd`,
+        { spec: { containers: [{ ...created.spec.containers[0], image: 'nginx:1.26' }], activeDeadlineSeconds: 100 } },
+        MERGE,
+      ),
       200,
     );
     assert.equal(images.spec.containers[0].image, 'nginx:1.26');

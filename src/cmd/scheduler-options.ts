@@ -174,7 +174,26 @@ export function ignoredWithConfig(cmd: Command): string[] {
 }
 
 /** The logging settings of the flags; throws upstream's error for an unknown format. */
-export function loggingFromFlags(f: SchedulerFlags): Partial<LoggingOptions> {
+export type LoggingFlags = Pick<
+  SchedulerFlags,
+  | 'v'
+  | 'vmodule'
+  | 'logtostderr'
+  | 'alsologtostderr'
+  | 'stderrthreshold'
+  | 'logDir'
+  | 'logFile'
+  | 'logFileMaxSize'
+  | 'addDirHeader'
+  | 'oneOutput'
+  | 'skipHeaders'
+  | 'skipLogHeaders'
+  | 'logBacktraceAt'
+  | 'loggingFormat'
+  | 'experimentalLoggingSanitization'
+>;
+
+export function loggingFromFlags(f: LoggingFlags, program = 'orch-scheduler'): Partial<LoggingOptions> {
   if (!(LOGGING_FORMATS as readonly string[]).includes(f.loggingFormat)) throw new Error(`unsupported log format: ${f.loggingFormat}`);
   return {
     v: f.v,
@@ -192,7 +211,7 @@ export function loggingFromFlags(f: SchedulerFlags): Partial<LoggingOptions> {
     logBacktraceAt: f.logBacktraceAt,
     format: f.loggingFormat as 'text' | 'json',
     sanitization: f.experimentalLoggingSanitization,
-    program: 'orch-scheduler',
+    program,
   };
 }
 

@@ -3,7 +3,8 @@
  * starts, the service account it acts as under --use-service-account-credentials (bound to its
  * `system:controller:<account>` role by the bootstrap policy), its --concurrent-*-syncs stem,
  * and whether it runs only when named (upstream's ControllersDisabledByDefault).
- * Controllers built elsewhere join by an entry in CONTROLLERS.
+ * Controllers built elsewhere join by an entry in CONTROLLERS: `garbagecollector`,
+ * `csrsigning`, `csrapproving`, `tokencleaner`, `bootstrapsigner` as upstream names them.
  */
 import { ClusterRoleAggregationController } from './clusterrole-aggregation.js';
 import type { ControllerInit } from './controller.js';
@@ -17,9 +18,10 @@ export interface ControllerEntry {
   serviceAccount: string;
   /** The stem of its `--concurrent-<stem>-syncs` flag, if it has one. */
   concurrencyFlag?: string;
-  /** Runs only when named in --controllers (upstream: bootstrapsigner, tokencleaner). */
-  disabledByDefault?: boolean;
 }
+
+/** Upstream's ControllersDisabledByDefault: these run only when named in --controllers. */
+export const DISABLED_BY_DEFAULT: ReadonlySet<string> = new Set(['bootstrapsigner', 'tokencleaner']);
 
 /** The controller table, by name; a Map so that --controllers values never meet object keys. */
 export const CONTROLLERS = new Map<string, ControllerEntry>([
@@ -31,10 +33,7 @@ export const CONTROLLERS = new Map<string, ControllerEntry>([
       init: (ctx) => new NamespaceController({ client: ctx.client, finalizer: ctx.brand.namespaceFinalizer }),
     },
   ],
-  [
-    'serviceaccount',
-    { serviceAccount: 'service-account-controller', concurrencyFlag: 'serviceaccount', init: (ctx) => new ServiceAccountsController(ctx) },
-  ],
+  ['serviceaccount', { serviceAccount: 'service-account-controller', concurrencyFlag: 'serviceaccount', init: (ctx) => new ServiceAccountsController(ctx) }],
   ['root-ca-cert-publisher', { serviceAccount: 'root-ca-cert-publisher', init: (ctx) => new RootCaCertPublisher(ctx) }],
   [
     'clusterrole-aggregation',
@@ -71,5 +70,5 @@ export function validateControllerSelection(selection: readonly string[], known:
 
 /** The names --controllers selects, in table order. */
 export function enabledControllers(selection: readonly string[], table: ReadonlyMap<string, ControllerEntry> = CONTROLLERS): string[] {
-  return [...table].filter(([name, e]) => isControllerEnabled(name, selection, e.disabledByDefault === true)).map(([name]) => name);
+  return [...table].filter(([name]) => isControllerEnabled(name, selection, DISABLED_BY_DEFAULT.has(name))).map(([name]) => name);
 }
