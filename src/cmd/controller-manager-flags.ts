@@ -26,6 +26,9 @@ import type { LoggingFlags } from './scheduler-options.js';
 /** kube-controller-manager's default secure port. */
 export const CONTROLLER_MANAGER_PORT = 10257;
 
+/** --controllers' default; the same array, so that the first --controllers replaces it (slice). */
+const ALL_CONTROLLERS = ['*'];
+
 const int32 = integer(-(2 ** 31), 2 ** 31 - 1, 'an integer');
 const float32 = flagValue((v: string): number => {
   const n = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v) ? Number(v) : Number.NaN;
@@ -97,7 +100,7 @@ export function controllerManagerCommand(): Command {
     .option('--master <url>', 'The address of the API server (overrides any value in kubeconfig).')
     .option('--kubeconfig <file>', 'Path to kubeconfig file with authorization and master location information.')
     .addOption(boolOpt('--kubernetes-compat [bool]', "use Kubernetes' own names: kube-system, kube-controller-manager, *.k8s.io groups", false))
-    .option('--controllers <names>', controllersHelp(), slice(['*']), ['*'])
+    .option('--controllers <names>', controllersHelp(), slice(ALL_CONTROLLERS), ALL_CONTROLLERS)
     .addOption(boolOpt('--use-service-account-credentials [bool]', 'If true, use individual service account credentials for each controller.', false))
     .option('--orch-api-qps <float>', 'QPS to use while talking with the API server.', float32, 20)
     .option('--orch-api-burst <int32>', 'Burst to use while talking with the API server.', int32, 30)

@@ -112,8 +112,12 @@ async function run(f: ControllerManagerFlags, brand: Brand, lease: { name: strin
   let elector: LeaderElector | undefined;
   let client: RestClient | undefined;
   let stopped = false;
+  // The client's timers (leader-election retries, backoffs) do not hold the process open, and
+  // with --secure-port=0 nothing else may: the process runs until it is told to stop.
+  const keepAlive = setInterval(() => {}, 2 ** 30);
   const stopAll = async () => {
     stopped = true;
+    clearInterval(keepAlive);
     await elector?.stop();
     await controllers?.stop();
     client?.close();

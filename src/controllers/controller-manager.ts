@@ -59,6 +59,7 @@ export async function startControllers(o: ControllerManagerOptions): Promise<Run
     if (o.useServiceAccountCredentials) {
       credentials = await serviceAccountClient(
         o.client,
+        `${o.brand.group('authentication', true)}/v1`,
         o.brand.systemNamespace,
         entry.serviceAccount,
         `${o.userAgent ?? `${o.brand.word}-controller-manager`}/${entry.serviceAccount}`,

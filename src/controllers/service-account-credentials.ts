@@ -25,10 +25,10 @@ async function ensureServiceAccount(base: RestClient, namespace: string, name: s
   if (made.status !== 201 && made.status !== 409) throw new ApiError(made.status, made.body, `POST ${path}`);
 }
 
-async function requestToken(base: RestClient, namespace: string, name: string): Promise<{ token: string; expiresAt: number }> {
+async function requestToken(base: RestClient, apiVersion: string, namespace: string, name: string): Promise<{ token: string; expiresAt: number }> {
   const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/serviceaccounts/${encodeURIComponent(name)}/token`;
   const body = await base.expect<{ status?: { token?: string; expirationTimestamp?: string } }>('POST', path, {
-    apiVersion: 'authentication.k8s.io/v1',
+    apiVersion,
     kind: 'TokenRequest',
     spec: { expirationSeconds: TOKEN_SECONDS },
   });
@@ -41,6 +41,8 @@ async function requestToken(base: RestClient, namespace: string, name: string): 
 /** A client acting as `system:serviceaccount:<namespace>:<name>`; resolves once it has its first token. */
 export async function serviceAccountClient(
   base: RestClient,
+  /** The TokenRequest group version the server serves (`authentication.orch.io/v1`). */
+  tokenRequestVersion: string,
   namespace: string,
   name: string,
   userAgent: string,
@@ -52,7 +54,7 @@ export async function serviceAccountClient(
   let stopped = false;
   const fetch = async (): Promise<number> => {
     await ensureServiceAccount(base, namespace, name);
-    const t = await requestToken(base, namespace, name);
+    const t = await requestToken(base, tokenRequestVersion, namespace, name);
     current = t.token;
     return Math.max(RETRY_MS, (t.expiresAt - Date.now()) * 0.8);
   };
