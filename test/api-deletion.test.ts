@@ -9,8 +9,7 @@ import { request, startTestCluster, type RawResponse, type TestCluster } from '.
 let cluster: TestCluster;
 
 before(async () => {
-  // The ConfigMaps under test are only those this file makes: kube-root-ca.crt's publisher is left out (--controllers=*,-root-ca-cert-publisher).
-  cluster = await startTestCluster({ controllerNames: ['*', '-root-ca-cert-publisher'] });
+  cluster = await startTestCluster();
 });
 
 after(async () => {

@@ -17,8 +17,7 @@ describe('Python client', () => {
   const steps = new Map<string, Record<string, unknown>>();
 
   before(async () => {
-    // The ConfigMaps under test are only those this file makes: kube-root-ca.crt's publisher is left out (--controllers=*,-root-ca-cert-publisher).
-    cluster = await startTestCluster({ storageBackend: 'memory', kubernetesCompat: true, controllerNames: ['*', '-root-ca-cert-publisher'] });
+    cluster = await startTestCluster({ storageBackend: 'memory', kubernetesCompat: true });
     const stdout = await new Promise<string>((resolve, reject) =>
       execFile(PYTHON, [SCRIPT, cluster.kubeconfigPath], { timeout: 60_000 }, (err, out, errOut) =>
         err ? reject(new Error(`${err.message}\n${errOut}\n${out}`)) : resolve(out),

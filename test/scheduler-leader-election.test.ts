@@ -143,8 +143,7 @@ describe('scheduler start-up checks', () => {
 
 describe('informer across an API server restart', () => {
   it('ends with the store equal to the server state, changes made while it was down included', async () => {
-    // The ConfigMaps under test are only those this file makes: kube-root-ca.crt's publisher is left out (--controllers=*,-root-ca-cert-publisher).
-    let cluster = await startTestCluster({ controllerNames: ['*', '-root-ca-cert-publisher'] });
+    let cluster = await startTestCluster({});
     const port = cluster.port;
     const dataDir = cluster.dataDir;
     const client = clientFor(cluster);
@@ -157,7 +156,7 @@ describe('informer across an API server restart', () => {
       assert.equal((await post('live')).status, 201);
       await until('live seen', () => informer.store.get('live', 'default') !== undefined);
       await cluster.stop();
-      cluster = await startTestCluster({ dataDir, securePort: port, controllerNames: ['*', '-root-ca-cert-publisher'] });
+      cluster = await startTestCluster({ dataDir, securePort: port });
       assert.equal((await post('after-restart')).status, 201);
       assert.equal((await request(cluster, 'DELETE', '/api/v1/namespaces/default/configmaps/before')).status, 200);
       await until(
