@@ -35,9 +35,7 @@ async function names(path: string, query: Record<string, string>): Promise<strin
 }
 
 before(async () => {
-  // Selectors and pages are checked over exactly the ConfigMaps this file makes: the publisher
-  // of kube-root-ca.crt (one more ConfigMap in every namespace) is left out, as --controllers=*,-root-ca-cert-publisher.
-  cluster = await startTestCluster({ controllerNames: ['*', '-root-ca-cert-publisher'] });
+  cluster = await startTestCluster();
   assertOk(await call('POST', '/api/v1/namespaces', { metadata: { name: NS } }), 201);
   const objs: [string, Record<string, string>][] = [
     ['a', { env: 'prod', tier: 'web' }],

@@ -28,7 +28,7 @@ const exists = (cluster: TestCluster, path: string) => async () => (await reques
 describe('service accounts and the root CA in every namespace (all-in-one)', () => {
   let cluster: TestCluster;
   before(async () => {
-    cluster = await startTestCluster({ storageBackend: 'memory' });
+    cluster = await startTestCluster({ storageBackend: 'memory', controllerNames: ['*'] });
   });
   after(() => cluster.close());
 
