@@ -272,7 +272,13 @@ describe('Pod validation', () => {
   it('updates may change only images, activeDeadlineSeconds, added tolerations', async () => {
     const created = ok(await call('POST', `${NS}/pods`, pod('upd')));
     const images = ok(
-      await call('PATCH', `${NS}/pods/upd`, { spec: { containers: [{ name: 'app', image: 'nginx:1.26' }], activeDeadlineSeconds: 100 } }, MERGE),
+      // A merge patch replaces the whole list: the container keeps what admission added (its token mount).
+      await call(
+        'PATCH',
+        `${NS}/pods/upd`,
+        { spec: { containers: [{ ...created.spec.containers[0], image: 'nginx:1.26' }], activeDeadlineSeconds: 100 } },
+        MERGE,
+      ),
       200,
     );
     assert.equal(images.spec.containers[0].image, 'nginx:1.26');

@@ -39,8 +39,13 @@ async function currentRv(c: Client = api): Promise<number> {
 const summary = (events: WatchEvent[]) => events.map((e) => `${e.type} ${e.object?.metadata?.name}`);
 const rvOf = (o: any) => Number(o.metadata.resourceVersion);
 
+/** A namespace, once the serviceaccount controller has written its `default` (tests reason about the next resourceVersions). */
 async function namespace(c: Client, name: string): Promise<void> {
   await c.ok('POST', '/api/v1/namespaces', { metadata: { name } });
+  for (let i = 0; (await c.req('GET', `/api/v1/namespaces/${name}/serviceaccounts/default`)).status !== 200; i++) {
+    assert.ok(i < 250, `no default ServiceAccount in ${name}`);
+    await delay(20);
+  }
 }
 
 before(async () => {

@@ -14,8 +14,11 @@ export interface ClientConfig {
   /** `https://host:port` */
   server: string;
   caPem: string;
-  certPem: string;
-  keyPem: string;
+  /** Client certificate and key; absent when the client authenticates with a bearer token. */
+  certPem?: string;
+  keyPem?: string;
+  /** A bearer token, read per request (a token source may refresh it). */
+  bearerToken?: () => string;
   userAgent?: string;
   /** Requests per second (client-go's QPS); <= 0 or absent: unlimited. */
   qps?: number;
@@ -70,7 +73,7 @@ export class RestClient {
 
   constructor(private readonly cfg: ClientConfig) {
     this.url = new URL(cfg.server);
-    const tls = { ca: cfg.caPem, cert: cfg.certPem, key: cfg.keyPem };
+    const tls = { ca: cfg.caPem, ...(cfg.certPem && cfg.keyPem ? { cert: cfg.certPem, key: cfg.keyPem } : {}) };
     this.agent = new https.Agent({ keepAlive: true, ...tls, maxSockets: 8 });
     this.watchAgent = new https.Agent({ keepAlive: false, ...tls });
     this.clock = cfg.clock ?? REAL_CLOCK;
@@ -98,6 +101,7 @@ export class RestClient {
           headers: {
             accept: 'application/json',
             'user-agent': this.cfg.userAgent ?? 'orch-controller-manager',
+            ...(this.cfg.bearerToken ? { authorization: `Bearer ${this.cfg.bearerToken()}` } : {}),
             ...(payload ? { 'content-type': contentType, 'content-length': payload.length } : {}),
           },
         },
@@ -182,6 +186,11 @@ export class RestClient {
       res.on('close', () => finish());
       res.on('error', () => finish());
     });
+  }
+
+  /** A client to the same server with other credentials or limits (client-go's rest.CopyConfig, then changed). */
+  derive(changes: Partial<ClientConfig>): RestClient {
+    return new RestClient({ ...this.cfg, ...changes });
   }
 
   /** Releases pooled connections and ends open watches. */

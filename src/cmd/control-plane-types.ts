@@ -92,8 +92,12 @@ export interface ControlPlaneOptions {
    * (`--cluster-signing-cert-file`/`--cluster-signing-key-file`). Default: the generated CA.
    */
   clusterSigning?: { certFile: string; keyFile: string };
-  /** Run the controllers (namespace finalization, ClusterRole aggregation); false for `orch-apiserver`. Default true. */
+  /** Run the controller manager's controllers in-process; false for `orch-apiserver`. Default true. */
   controllers?: boolean;
+  /** Which controllers, as orch-controller-manager's `--controllers` (`*`, `name`, `-name`). Default `['*']`. */
+  controllerNames?: string[];
+  /** The ServiceAccount admission plugin (default account, token volume). Default true, as upstream. */
+  serviceAccountAdmission?: boolean;
   /** Run the scheduler in-process, through client/ as a separate process would (`--disable-scheduler` turns it off). Default: as `controllers`. */
   scheduler?: boolean;
   /**

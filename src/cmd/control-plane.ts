@@ -11,10 +11,9 @@ import { DEFAULT_QUOTA_BACKEND_BYTES, NO_SPACE_MESSAGE } from '../storage/limits
 import { brandFor } from '../machinery/brand.js';
 import { startApiServer } from '../server/apiserver.js';
 import { RestClient } from '../client/rest-client.js';
-import { NamespaceController } from '../controllers/namespace-controller.js';
-import { GarbageCollector } from '../controllers/garbage-collector/index.js';
-import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
 import { certificateControllers } from './certificate-controllers.js';
+import { type RunningControllers, startControllers } from '../controllers/controller-manager.js';
+import { validateControllerSelection } from '../controllers/controller-table.js';
 import { startInProcessScheduler } from './in-process-scheduler.js';
 import { type AuthorizationSettings, DEFAULT_AUTHORIZATION_MODES } from '../server/authorization-config.js';
 import type { ControlPlane, ControlPlaneOptions } from './control-plane-types.js';
@@ -110,6 +109,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     inFlight: opts.inFlight,
     watchHistoryMs: opts.compactionIntervalMs ?? FIVE_MINUTES,
     featureGates: opts.featureGates,
+    serviceAccountAdmission: opts.serviceAccountAdmission,
   }).catch((err: unknown) => {
     if (err instanceof Error && err.message === NO_SPACE_MESSAGE) {
       // Start-up writes (bootstrap objects) found the store full: only a larger quota lets the
@@ -142,22 +142,37 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     keyPem: pki.adminKeyPem,
     userAgent: `${brand.word}-controller-manager`,
   });
-  const namespaceController = new NamespaceController({ client, finalizer: brand.namespaceFinalizer });
-  const garbageCollector = new GarbageCollector({ client, brand });
-  const aggregationController = new ClusterRoleAggregationController({ client, groupVersion: `${brand.group('rbac.authorization', true)}/v1` });
-  const certControllers = await certificateControllers({
-    client,
-    brand,
-    pki,
-    clusterSigning: opts.clusterSigning,
-    bootstrapTokens: opts.enableBootstrapTokenAuth ?? false,
-    server: url,
-  });
+  undo.push(() => client.close());
+  let controllers: RunningControllers | undefined;
+  let certControllers: { start(): void; stop(): void }[] = [];
   if (opts.controllers !== false) {
-    namespaceController.start();
-    garbageCollector.start();
-    aggregationController.start();
+    const selection = opts.controllerNames ?? ['*'];
+    const problem = validateControllerSelection(selection);
+    if (problem !== undefined) throw new Error(problem);
+    // The same runner as orch-controller-manager, with the admin client and orch's CA as root CA.
+    controllers = await startControllers({
+      client,
+      brand,
+      controllers: selection,
+      rootCaPem: pki.caCertPem,
+      clusterSigning: { certPem: pki.caCertPem, keyPem: pki.caKeyPem },
+      userAgent: `${brand.word}-controller-manager`,
+    });
+    undo.push(() => controllers?.stop());
+    // The certificate controllers sign with orch's CA (pki), which the controllers layer cannot
+    // import: built here and run beside the runner's controllers.
+    certControllers = await certificateControllers({
+      client,
+      brand,
+      pki,
+      clusterSigning: opts.clusterSigning,
+      bootstrapTokens: opts.enableBootstrapTokenAuth ?? false,
+      server: url,
+    });
     for (const c of certControllers) c.start();
+    undo.push(() => {
+      for (const c of certControllers) c.stop();
+    });
   }
   const scheduler = (opts.scheduler ?? opts.controllers !== false) ? await startInProcessScheduler({ opts, brand, url, pki }) : undefined;
   undo.push(() => scheduler?.stop());
@@ -172,9 +187,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     scheduler: scheduler?.running,
     stop() {
       stopping ??= (async () => {
-        namespaceController.stop();
-        garbageCollector.stop();
-        aggregationController.stop();
+        await controllers?.stop();
         for (const c of certControllers) c.stop();
         await scheduler?.stop();
         client.close();

@@ -11,9 +11,8 @@ import { klog } from '../machinery/klog.js';
 import { MetricsRegistry } from '../machinery/metrics.js';
 import { registerSchedulerMetrics } from '../scheduler/metrics.js';
 import { componentHandler } from '../serving/component-handler.js';
-import { delegatedAuthentication } from '../serving/delegated-authentication.js';
-import { delegatedAuthorization } from '../serving/delegated-authorization.js';
-import { type RunningServer, servingCertificate, startInsecureServing, startSecureServing } from '../serving/servers.js';
+import { type RunningServer, startInsecureServing } from '../serving/servers.js';
+import { hostPort, startComponentSecureServing } from './component-serving.js';
 import { normalizeArgs, schedulerCommand } from './scheduler-flags.js';
 import { deprecationWarnings, ignoredWithConfig, loggingFromFlags, type SchedulerSetup, schedulerSetup } from './scheduler-options.js';
 import { type RunningScheduler, startScheduler } from './scheduler-runtime.js';
@@ -95,36 +94,16 @@ async function run(setup: SchedulerSetup): Promise<void> {
   };
   try {
     if (setup.secure) {
-      const s = setup.secure;
-      const pair = await servingCertificate({
-        certFile: s.certFile,
-        keyFile: s.keyFile,
-        certDir: s.certDir,
-        pairName: `${setup.brand.word}-scheduler`,
-        bindAddress: s.bindAddress,
-      });
-      const authenticator = await delegatedAuthentication({ ...setup.authentication, brand: setup.brand });
-      const authorizer = delegatedAuthorization({ ...setup.authorization, brand: setup.brand });
-      const handler = componentHandler({ ...endpoints, metrics: registry });
-      const server = await startSecureServing(
-        {
-          bindAddress: s.bindAddress,
-          port: s.port,
-          certPem: pair.certPem,
-          keyPem: pair.keyPem,
-          sni: s.sni,
-          ciphers: s.ciphers,
-          minVersion: s.minVersion,
-          http2MaxStreams: s.http2MaxStreams,
-          authenticator,
-          authorizer,
-        },
-        handler,
-      ).catch((e) => {
-        throw explainListenError(e, { bindAddress: s.bindAddress, port: s.port });
-      });
-      servers.push(server);
-      klog.info(`Serving securely on ${hostPort(s.bindAddress || '0.0.0.0', server.port)}`);
+      servers.push(
+        await startComponentSecureServing({
+          secure: setup.secure,
+          authentication: setup.authentication,
+          authorization: setup.authorization,
+          brand: setup.brand,
+          pairName: `${setup.brand.word}-scheduler`,
+          handler: componentHandler({ ...endpoints, metrics: registry }),
+        }),
+      );
     }
     const { healthz, metrics: metricsAddr } = setup.insecure;
     if (healthz) {
@@ -179,8 +158,4 @@ async function run(setup: SchedulerSetup): Promise<void> {
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
-}
-
-function hostPort(host: string, port: number): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }

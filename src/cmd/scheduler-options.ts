@@ -33,8 +33,15 @@ import { type PolicyDocument, policyProfile, withProvider } from '../scheduler/c
 import type { KubeSchedulerConfiguration } from '../scheduler/config/types.js';
 import { fieldErrorsText, validateConfiguration } from '../scheduler/config/validation.js';
 import { SCHEDULER_RELEASE } from '../scheduler/metrics.js';
-import { nodeTlsVersion, opensslCiphers, parseNamedCertKey, readSniEntry, type SniEntry } from '../serving/tls-options.js';
-import type { SecureVersion } from 'node:tls';
+import {
+  type AuthenticationSetup,
+  type AuthorizationSetup,
+  authenticationFrom,
+  authorizationFrom,
+  type SecureServingSetup,
+  secureServingFrom,
+  validateServingFlags,
+} from './component-serving.js';
 import { APPLIED_WITH_CONFIG, DEPRECATED_FLAGS, LOGGING_FORMATS } from './scheduler-flags.js';
 
 /** The parsed flags (commander's camel-cased names). */
@@ -129,28 +136,11 @@ export interface SchedulerSetup {
   master?: string;
   writeConfigTo?: string;
   featureGates: Record<string, boolean>;
-  secure?: {
-    bindAddress: string;
-    port: number;
-    certFile: string;
-    keyFile: string;
-    certDir: string;
-    sni: SniEntry[];
-    ciphers?: string;
-    minVersion?: SecureVersion;
-    http2MaxStreams: number;
-  };
+  secure?: SecureServingSetup;
   /** The deprecated insecure ports (healthz, and metrics when on a different address). */
   insecure: { healthz?: { host: string; port: number }; metrics?: { host: string; port: number } };
-  authentication: {
-    kubeconfig: string;
-    cacheTtlMs: number;
-    clientCaFile: string;
-    requestHeader: { clientCaFile: string; allowedNames: string[]; usernameHeaders: string[]; groupHeaders: string[]; extraHeadersPrefix: string[] };
-    skipLookup: boolean;
-    tolerateLookupFailure: boolean;
-  };
-  authorization: { kubeconfig: string; allowedTtlMs: number; deniedTtlMs: number; alwaysAllowPaths: string[] };
+  authentication: AuthenticationSetup;
+  authorization: AuthorizationSetup;
   metrics: MetricsSettings;
 }
 
@@ -184,7 +174,26 @@ export function ignoredWithConfig(cmd: Command): string[] {
 }
 
 /** The logging settings of the flags; throws upstream's error for an unknown format. */
-export function loggingFromFlags(f: SchedulerFlags): Partial<LoggingOptions> {
+export type LoggingFlags = Pick<
+  SchedulerFlags,
+  | 'v'
+  | 'vmodule'
+  | 'logtostderr'
+  | 'alsologtostderr'
+  | 'stderrthreshold'
+  | 'logDir'
+  | 'logFile'
+  | 'logFileMaxSize'
+  | 'addDirHeader'
+  | 'oneOutput'
+  | 'skipHeaders'
+  | 'skipLogHeaders'
+  | 'logBacktraceAt'
+  | 'loggingFormat'
+  | 'experimentalLoggingSanitization'
+>;
+
+export function loggingFromFlags(f: LoggingFlags, program = 'orch-scheduler'): Partial<LoggingOptions> {
   if (!(LOGGING_FORMATS as readonly string[]).includes(f.loggingFormat)) throw new Error(`unsupported log format: ${f.loggingFormat}`);
   return {
     v: f.v,
@@ -202,7 +211,7 @@ export function loggingFromFlags(f: SchedulerFlags): Partial<LoggingOptions> {
     logBacktraceAt: f.logBacktraceAt,
     format: f.loggingFormat as 'text' | 'json',
     sanitization: f.experimentalLoggingSanitization,
-    program: 'orch-scheduler',
+    program,
   };
 }
 
@@ -218,12 +227,8 @@ function algorithmSource(f: SchedulerFlags, brand: Brand): PolicySource {
 
 /** Options.Validate's checks of the flags themselves (the configuration's own checks come with it). */
 function validateFlags(f: SchedulerFlags): string[] {
-  const errs: string[] = [];
-  if (f.securePort < 0 || f.securePort > 65535)
-    errs.push(`--secure-port ${f.securePort} must be between 0 and 65535, inclusive. 0 for turning off secure port`);
+  const errs = validateServingFlags(f);
   if (f.port < 0 || f.port > 65535) errs.push(`--port ${f.port} must be between 0 and 65535, inclusive. 0 for turning off insecure (HTTP) port`);
-  if (isIP(f.bindAddress) === 0 && f.bindAddress !== '')
-    errs.push(`invalid argument ${JSON.stringify(f.bindAddress)} for "--bind-address" flag: failed to parse IP: ${JSON.stringify(f.bindAddress)}`);
   if (isIP(f.address) === 0) errs.push(`invalid argument ${JSON.stringify(f.address)} for "--address" flag: failed to parse IP: ${JSON.stringify(f.address)}`);
   const fieldErrs: FieldError[] = [];
   if (f.useLegacyPolicyConfig && !f.policyConfigFile) fieldErrs.push(required('policyConfigFile', 'required when --use-legacy-policy-config is true'));
@@ -232,12 +237,6 @@ function validateFlags(f: SchedulerFlags): string[] {
   for (const e of fieldErrs) errs.push(fieldErrorsText([e]));
   const hidden = validateShowHiddenMetricsVersion(SCHEDULER_RELEASE, f.showHiddenMetricsForVersion);
   if (hidden) errs.push(hidden);
-  if (f.permitPortSharing) errs.push('--permit-port-sharing: SO_REUSEPORT is not available on this Node.js runtime');
-  try {
-    if (f.tlsCipherSuites.length > 0) opensslCiphers(f.tlsCipherSuites);
-  } catch (e) {
-    errs.push((e as Error).message);
-  }
   return errs;
 }
 
@@ -394,41 +393,10 @@ export async function schedulerSetup(cmd: Command): Promise<SchedulerSetup> {
     master: f.master,
     writeConfigTo: f.writeConfigTo,
     featureGates: f.featureGates ?? {},
-    secure:
-      f.securePort === 0
-        ? undefined
-        : {
-            bindAddress: f.bindAddress,
-            port: f.securePort,
-            certFile: f.tlsCertFile ?? '',
-            keyFile: f.tlsPrivateKeyFile ?? '',
-            certDir: f.certDir ?? '',
-            sni: f.tlsSniCertKey.map((v) => readSniEntry(parseNamedCertKey(v))),
-            ciphers: f.tlsCipherSuites.length > 0 ? opensslCiphers(f.tlsCipherSuites) : undefined,
-            minVersion: f.tlsMinVersion ? nodeTlsVersion(f.tlsMinVersion) : undefined,
-            http2MaxStreams: f.http2MaxStreamsPerConnection,
-          },
+    secure: secureServingFrom(f),
     insecure,
-    authentication: {
-      kubeconfig: f.authenticationKubeconfig ?? '',
-      cacheTtlMs: f.authenticationTokenWebhookCacheTtl,
-      clientCaFile: f.clientCaFile ?? '',
-      requestHeader: {
-        clientCaFile: f.requestheaderClientCaFile ?? '',
-        allowedNames: f.requestheaderAllowedNames,
-        usernameHeaders: f.requestheaderUsernameHeaders,
-        groupHeaders: f.requestheaderGroupHeaders,
-        extraHeadersPrefix: f.requestheaderExtraHeadersPrefix,
-      },
-      skipLookup: f.authenticationSkipLookup,
-      tolerateLookupFailure: f.authenticationTolerateLookupFailure,
-    },
-    authorization: {
-      kubeconfig: f.authorizationKubeconfig ?? '',
-      allowedTtlMs: f.authorizationWebhookCacheAuthorizedTtl,
-      deniedTtlMs: f.authorizationWebhookCacheUnauthorizedTtl,
-      alwaysAllowPaths: f.authorizationAlwaysAllowPaths,
-    },
+    authentication: authenticationFrom(f),
+    authorization: authorizationFrom(f),
     metrics: {
       currentVersion: SCHEDULER_RELEASE,
       showHiddenMetricsForVersion: f.showHiddenMetricsForVersion,

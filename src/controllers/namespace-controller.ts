@@ -88,7 +88,9 @@ export class NamespaceController {
     let remaining = 0;
     const ns = encodeURIComponent(name);
     for (const r of resources) {
-      await client.request('DELETE', `${r.path}/namespaces/${ns}/${r.name}`);
+      // Background, as upstream's deleter asks: objects whose kind orphans by default
+      // (replication controllers) must not wait for the garbage collector to orphan them.
+      await client.request('DELETE', `${r.path}/namespaces/${ns}/${r.name}?propagationPolicy=Background`);
       const left = await client.request<{ items?: unknown[] }>('GET', `${r.path}/namespaces/${ns}/${r.name}?limit=1`);
       remaining += left.body?.items?.length ?? 0;
     }

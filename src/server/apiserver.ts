@@ -14,6 +14,7 @@ import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { nodeRestriction } from '../admission/node-restriction.js';
 import { priorityAdmission } from '../admission/priority.js';
 import { webhookAdmission } from '../admission/webhooks/plugins.js';
+import { serviceAccountAdmission } from '../admission/service-account.js';
 import { privilegedGroupAuthorizer, unionAuthorizer } from '../auth/authz/authorizer.js';
 import { authorizationFor, type AuthorizationSettings } from './authorization-config.js';
 import { PolicyIndex } from '../auth/authz/rbac/policy-index.js';
@@ -57,6 +58,8 @@ export interface ApiServerOptions {
   serviceNodePortRange?: string;
   /** Feature gates (`--feature-gates`); ServerSideApply defaults to on. */
   featureGates?: Readonly<Record<string, boolean>>;
+  /** The ServiceAccount admission plugin (upstream: on by default). Default true. */
+  serviceAccountAdmission?: boolean;
   /** Authentication beyond client certificates (tokens, proxy, anonymous). */
   authentication?: AuthenticationSettings;
   /** Authorization modes after `system:masters` (none: only masters are allowed). */
@@ -116,11 +119,13 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const priority = priorityAdmission(registry);
   // NodeRestriction goes with the Node mode (upstream enables it by flag; see node-restriction.ts).
   const nodeMode = opts.authorization?.modes.includes('Node') ?? false;
-  // The webhook plugins come last of their kind, as in upstream's recommended plugin order.
+  // ServiceAccount admission runs before Priority, as in upstream's plugin order; the webhook
+  // plugins come last of their kind, as in upstream's recommended plugin order.
+  const serviceAccount = opts.serviceAccountAdmission === false ? [] : [serviceAccountAdmission(registry)];
   const webhooks = webhookAdmission(registry, brand);
   const admission = admissionChain(
     [namespaceLifecycle(registry), ...(nodeMode ? [nodeRestriction(registry)] : []), priority, webhooks.validating],
-    [priority, webhooks.mutating],
+    [...serviceAccount, priority, webhooks.mutating],
   );
 
   const hooks = {

@@ -28,7 +28,10 @@ export async function startTestCluster(opts: ControlPlaneOptions = {}): Promise<
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'orch-test-')));
   const etcd = opts.storageBackend === undefined && process.env.ORCH_TEST_STORAGE_BACKEND === 'etcd3' ? await startEtcd() : undefined;
   const backend: ControlPlaneOptions = etcd ? { storageBackend: 'etcd3', etcd: { servers: [etcd.endpoint] } } : {};
-  const cp = await startControlPlane({ securePort: 0, scheduler: false, ...backend, ...opts, dataDir }).catch(async (err: unknown) => {
+  // Tests count the ConfigMaps they make: the kube-root-ca.crt publisher (one more ConfigMap in
+  // every namespace) runs only in tests that name their controllers (`controllerNames`).
+  const controllerNames = opts.controllerNames ?? ['*', '-root-ca-cert-publisher'];
+  const cp = await startControlPlane({ securePort: 0, scheduler: false, ...backend, ...opts, controllerNames, dataDir }).catch(async (err: unknown) => {
     await etcd?.destroy();
     throw err;
   });
