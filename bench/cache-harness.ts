@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { type Child, spawnNode, stopChild, waitForLine } from './children.js';
+import { type Child, cpuSeconds, spawnNode, stopChild, waitForLine } from './children.js';
+
+export { cpuSeconds };
 import { requestOnce } from './http-client.js';
 import { percentile, type TlsMaterial } from './load.js';
 
@@ -52,16 +54,6 @@ export async function serverMemory(server: Server): Promise<MemorySample> {
   const line = waitForLine(server.child, (l) => l.startsWith('MEM '), 30_000);
   server.child.proc.kill('SIGUSR2');
   return JSON.parse((await line).slice(4)) as MemorySample;
-}
-
-/** CPU seconds (user + system) the process has used so far, from /proc/<pid>/stat. */
-export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // The command name (field 2) may contain spaces: count fields after its closing parenthesis.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of the file, i.e. 11 and 12 after the name; Linux
-  // reports them in USER_HZ, which is 100 on every mainstream architecture.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /**

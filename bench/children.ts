@@ -2,7 +2,7 @@
  * Child processes for the benchmark: spawn, wait for a line on stdout, stop gracefully, and a
  * registry so that every child is killed even when the benchmark fails half-way.
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -92,4 +92,31 @@ export function boundedRun(deadlineMs: number): { keepTmp: (dir: string) => stri
     return dir;
   };
   return { keepTmp, cleanup };
+}
+
+/** CPU seconds (user + system) the process has used so far, from /proc/<pid>/stat. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may contain spaces: count fields after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of the file, i.e. 11 and 12 after the name; Linux
+  // reports them in USER_HZ, which is 100 on every mainstream architecture.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Waits until the child uses less than 5% of a core over half a second (it has finished what
+ * earlier steps set off), or `timeoutMs` passes; answers how long it waited.
+ */
+export async function waitQuiet(child: Child, timeoutMs = 15_000): Promise<number> {
+  const pid = child.proc.pid;
+  if (pid === undefined) return 0;
+  const start = Date.now();
+  const windowMs = 500;
+  while (Date.now() - start < timeoutMs) {
+    const before = cpuSeconds(pid);
+    await new Promise((r) => setTimeout(r, windowMs));
+    if ((cpuSeconds(pid) - before) * 1000 < windowMs * 0.05) break;
+  }
+  return Date.now() - start;
 }

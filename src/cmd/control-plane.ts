@@ -2,7 +2,6 @@
  * The all-in-one control plane, embeddable: certificates, store, registry, API server and the
  * controllers the API needs, started in-process. `bin/orch` and tests both go through here.
  */
-import 'reflect-metadata';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ensureCertificates } from '../pki/certificates.js';

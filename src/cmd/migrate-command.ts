@@ -8,7 +8,6 @@ import { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { copyStore, TargetNotEmptyError } from '../storage/copy.js';
-import { EtcdStore } from '../storage/etcd/etcd-store.js';
 import { STORAGE_ROOT } from '../registry/resource-info.js';
 import { DEFAULT_ETCD_PREFIX } from '../storage/etcd/layout.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
@@ -61,6 +60,7 @@ export async function migrate(flags: MigrateFlags): Promise<string> {
   const lock = lockDataDir(dataDir);
   const source = SqliteStore.open(dbPath);
   try {
+    const { EtcdStore } = await import('../storage/etcd/etcd-store.js');
     const target = await EtcdStore.connect({
       servers: flags.toEtcd,
       prefix: flags.etcdPrefix,

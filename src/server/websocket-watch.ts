@@ -13,7 +13,7 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { type WebSocket, WebSocketServer } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { Request, Response } from './http.js';
 
 const BASE64 = 'base64.binary.k8s.io';
@@ -47,11 +47,19 @@ export function isWebSocketRequest(req: Request): req is IncomingMessage {
 }
 
 // No server of its own: handshakes only. Messages from the client are ignored, as upstream's.
-const wss = new WebSocketServer({
-  noServer: true,
-  maxPayload: 64 * 1024,
-  handleProtocols: (offered) => (offered.has(BASE64) ? BASE64 : offered.has(BINARY) ? BINARY : false),
-});
+// Loaded on the first upgrade: few clients watch over WebSocket, and the module costs start-up time.
+let handshaker: Promise<WebSocketServer> | undefined;
+function webSocketServer(): Promise<WebSocketServer> {
+  handshaker ??= import('ws').then(
+    ({ WebSocketServer }) =>
+      new WebSocketServer({
+        noServer: true,
+        maxPayload: 64 * 1024,
+        handleProtocols: (offered) => (offered.has(BASE64) ? BASE64 : offered.has(BINARY) ? BINARY : false),
+      }),
+  );
+  return handshaker;
+}
 
 /** The stand-in response a watch writes to once upgraded: write(), backpressure, close. */
 class WebSocketStream extends EventEmitter {
@@ -107,12 +115,16 @@ export function upgradeWatch(req: IncomingMessage, res: Response): Promise<Respo
   const socket = req.socket;
   httpRes.detachSocket(socket);
   socket.once('close', () => httpRes.emit('close'));
-  return new Promise((resolve) => {
-    const refused = () => resolve(undefined);
-    socket.once('close', refused);
-    wss.handleUpgrade(req, socket, upgradeHead(req), (ws) => {
-      socket.off('close', refused);
-      resolve(new WebSocketStream(ws, socket) as unknown as Response);
-    });
-  });
+  return webSocketServer().then(
+    (wss) =>
+      new Promise((resolve) => {
+        if (socket.destroyed) return resolve(undefined);
+        const refused = () => resolve(undefined);
+        socket.once('close', refused);
+        wss.handleUpgrade(req, socket, upgradeHead(req), (ws) => {
+          socket.off('close', refused);
+          resolve(new WebSocketStream(ws, socket) as unknown as Response);
+        });
+      }),
+  );
 }

@@ -7,7 +7,8 @@
  * `email`) and every required claim; groups may be a string or a list; prefixes as upstream.
  */
 import https from 'node:https';
-import { compactVerify, importJWK, type JWK } from 'jose';
+import type { JWK } from 'jose';
+import { loadJose } from './jose-module.js';
 import type { KeyObject } from 'node:crypto';
 import type { UserInfo } from '../../machinery/user.js';
 import { AuthenticationFailure } from './authenticator.js';
@@ -86,6 +87,7 @@ export function oidcAuthenticator(opts: OidcOptions): OidcAuthenticator {
     }
     const set = (await getJson(jwksUri, agent, FETCH_TIMEOUT_MS)) as { keys?: JWK[] };
     const loaded: Key[] = [];
+    const { importJWK } = await loadJose();
     for (const jwk of set.keys ?? []) {
       if (jwk.use !== undefined && jwk.use !== 'sig') continue;
       const alg = jwk.alg ?? (jwk.kty === 'RSA' ? 'RS256' : jwk.crv === 'P-384' ? 'ES384' : jwk.crv === 'P-521' ? 'ES512' : 'ES256');
@@ -126,6 +128,7 @@ export function oidcAuthenticator(opts: OidcOptions): OidcAuthenticator {
         candidates = keys.filter((k) => header.kid === undefined || k.kid === header.kid);
       }
       let claims: Claims | undefined;
+      const { compactVerify } = await loadJose();
       for (const k of candidates) {
         try {
           const { payload } = await compactVerify(token, k.key, { algorithms: [header.alg] });

@@ -6,7 +6,7 @@
  * another issuer are not-mine (the next method, e.g. OIDC, may know them); ours that fail are
  * errors (401). The unverified payload is only read to decide whether a token is ours.
  */
-import { compactVerify, SignJWT } from 'jose';
+import { loadJose } from './jose-module.js';
 import type { Obj } from '../../machinery/object.js';
 import type { UserInfo } from '../../machinery/user.js';
 import { AuthenticationFailure } from './authenticator.js';
@@ -123,6 +123,7 @@ export function serviceAccountTokenAuthenticator(opts: ServiceAccountTokenOption
 async function verified(token: string, keys: readonly VerifyKey[]): Promise<Claims> {
   const kid = unverifiedHeader(token)?.kid;
   const candidates = typeof kid === 'string' ? keys.filter((k) => k.kid === kid) : keys;
+  const { compactVerify } = await loadJose();
   for (const k of candidates) {
     try {
       const { payload } = await compactVerify(token, k.key, { algorithms: [k.alg] });
@@ -165,6 +166,7 @@ export async function signBoundToken(key: SigningKey, req: BoundTokenRequest): P
   const exp = iat + req.expirationSeconds;
   const priv: Record<string, unknown> = { namespace: req.namespace, serviceaccount: { name: req.serviceAccount.name, uid: req.serviceAccount.uid } };
   if (req.boundObject) priv[req.boundObject.kind === 'Pod' ? 'pod' : 'secret'] = { name: req.boundObject.name, uid: req.boundObject.uid };
+  const { SignJWT } = await loadJose();
   const token = await new SignJWT({ [req.names.claimDomain]: priv })
     .setProtectedHeader({ alg: key.alg, kid: key.kid })
     .setIssuer(req.issuer)
@@ -184,6 +186,7 @@ export async function signLegacyToken(
   ref: { namespace: string; secretName: string; serviceAccountName: string; serviceAccountUid: string },
 ): Promise<string> {
   const c = (k: string) => `${names.claimDomain}/serviceaccount/${k}`;
+  const { SignJWT } = await loadJose();
   return new SignJWT({
     [c('namespace')]: ref.namespace,
     [c('secret.name')]: ref.secretName,

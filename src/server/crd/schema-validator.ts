@@ -6,7 +6,16 @@
  * spec.replicas in body must be of type integer: "string"`.
  */
 import { isIP } from 'node:net';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
+
+// ajv (CommonJS) is required on the first schema, not imported: a cluster without custom
+// resources never pays its load time at start-up, and the constructor stays synchronous.
+let ajvClass: typeof AjvClass | undefined;
+function loadAjv(): typeof AjvClass {
+  ajvClass ??= (createRequire(import.meta.url)('ajv') as { Ajv: typeof AjvClass }).Ajv;
+  return ajvClass;
+}
 import { type FieldError, invalid, notSupported, required } from '../../machinery/status.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 
@@ -76,6 +85,7 @@ export class SchemaValidator {
   constructor(schema: Props) {
     // One instance per schema, so a deleted definition's compiled code goes with it. The JSON
     // Schema is built here, so ajv's meta-schema (20 ms per instance) is left out.
+    const Ajv = loadAjv();
     const ajv = new Ajv({
       allErrors: true,
       verbose: true,
