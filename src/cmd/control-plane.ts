@@ -9,11 +9,6 @@ import { writeKubeconfig } from '../pki/kubeconfig.js';
 import { DEFAULT_QUOTA_BACKEND_BYTES, NO_SPACE_MESSAGE } from '../storage/limits.js';
 import { brandFor } from '../machinery/brand.js';
 import { startApiServer } from '../server/apiserver.js';
-import { RestClient } from '../client/rest-client.js';
-import { certificateControllers } from './certificate-controllers.js';
-import { type RunningControllers, startControllers } from '../controllers/controller-manager.js';
-import { validateControllerSelection } from '../controllers/controller-table.js';
-import { startInProcessScheduler } from './in-process-scheduler.js';
 import { type AuthorizationSettings, DEFAULT_AUTHORIZATION_MODES } from '../server/authorization-config.js';
 import type { ControlPlane, ControlPlaneOptions } from './control-plane-types.js';
 import { lockDataDir } from './data-dir-lock.js';
@@ -134,46 +129,15 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     userName: 'admin',
     contextName: brand.word === 'kube' ? 'kubernetes-admin' : 'orch-admin',
   });
-  const client = new RestClient({
-    server: url,
-    caPem: pki.caCertPem,
-    certPem: pki.adminCertPem,
-    keyPem: pki.adminKeyPem,
-    userAgent: `${brand.word}-controller-manager`,
-  });
-  undo.push(() => client.close());
-  let controllers: RunningControllers | undefined;
-  let certControllers: { start(): void; stop(): void }[] = [];
-  if (opts.controllers !== false) {
-    const selection = opts.controllerNames ?? ['*'];
-    const problem = validateControllerSelection(selection);
-    if (problem !== undefined) throw new Error(problem);
-    // The same runner as orch-controller-manager, with the admin client and orch's CA as root CA.
-    controllers = await startControllers({
-      client,
-      brand,
-      controllers: selection,
-      rootCaPem: pki.caCertPem,
-      clusterSigning: { certPem: pki.caCertPem, keyPem: pki.caKeyPem },
-      userAgent: `${brand.word}-controller-manager`,
-    });
-    undo.push(() => controllers?.stop());
-    // The certificate controllers sign with orch's CA (pki), which the controllers layer cannot
-    // import: built here and run beside the runner's controllers.
-    certControllers = await certificateControllers({
-      client,
-      brand,
-      pki,
-      clusterSigning: opts.clusterSigning,
-      bootstrapTokens: opts.enableBootstrapTokenAuth ?? false,
-      server: url,
-    });
-    for (const c of certControllers) c.start();
-    undo.push(() => {
-      for (const c of certControllers) c.stop();
-    });
-  }
-  const scheduler = (opts.scheduler ?? opts.controllers !== false) ? await startInProcessScheduler({ opts, brand, url, pki }) : undefined;
+  // Loaded only when they run: `orch-apiserver` starts neither, and their modules are a third
+  // of what the all-in-one would otherwise load before it can serve.
+  const controllers =
+    opts.controllers !== false ? await (await import('./in-process-controllers.js')).startInProcessControllers({ opts, brand, url, pki }) : undefined;
+  undo.push(() => controllers?.stop());
+  const scheduler =
+    (opts.scheduler ?? opts.controllers !== false)
+      ? await (await import('./in-process-scheduler.js')).startInProcessScheduler({ opts, brand, url, pki })
+      : undefined;
   undo.push(() => scheduler?.stop());
   let stopping: Promise<void> | undefined;
   return {
@@ -187,9 +151,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     stop() {
       stopping ??= (async () => {
         await controllers?.stop();
-        for (const c of certControllers) c.stop();
         await scheduler?.stop();
-        client.close();
         await server.shutdown();
         await stopCompactor();
         await store.close();
