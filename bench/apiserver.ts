@@ -26,7 +26,15 @@ const CONCURRENCY = 32;
 const GET_OBJECTS = 100;
 const START_ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 3);
 const DEADLINE_MS = 115_000;
-const TARGETS = { get: 0.5, create: 0.25, startEmptyMs: 1000, startRestartMs: 500, tokenToCertificate: 0.9, rbacToAdmin: 0.9 };
+const TARGETS = {
+  get: 0.5,
+  create: 0.25,
+  startEmptyMs: 1000,
+  startRestartMs: 500,
+  tokenToCertificate: 0.9,
+  serviceAccountToCertificate: 0.9,
+  rbacToAdmin: 0.9,
+};
 /** RoleBindings in the cluster when a user authorized through RBAC reads (issue 13: among 1,000). */
 const BINDINGS = 1000;
 
@@ -66,7 +74,9 @@ async function benchTrivial(work: string): Promise<CaseResult> {
   }
 }
 
-async function benchOrch(work: string): Promise<{ get: CaseResult; getToken: CaseResult; getRbac: CaseResult; create: CaseResult }> {
+async function benchOrch(
+  work: string,
+): Promise<{ get: CaseResult; getToken: CaseResult; getServiceAccount: CaseResult; getRbac: CaseResult; create: CaseResult }> {
   const dataDir = join(work, 'orch-data');
   await mkdir(dataDir);
   const child = spawnNode([join(HERE, 'orch-server.js'), dataDir], ROOT);
@@ -79,6 +89,7 @@ async function benchOrch(work: string): Promise<{ get: CaseResult; getToken: Cas
     // once the server has digested them: the controllers' informers see 1,000 new objects, and
     // measuring during that catch-up would charge RBAC for the controllers' work.
     await bindReader(ready.url, tls, ready.readerToken);
+    const serviceAccountToken = await serviceAccountReader(ready.url, tls);
     await waitQuiet(child);
     const get = await runLoad(
       loadSpec(ready.url, tls, {
@@ -97,6 +108,15 @@ async function benchOrch(work: string): Promise<{ get: CaseResult; getToken: Cas
       ),
       authorization: `Bearer ${ready.token}`,
     });
+    // The same GET with a service account's bound token (a JWT; RBAC lets it read).
+    const getServiceAccount = await runLoad({
+      ...loadSpec(
+        ready.url,
+        { ca: ready.caPem },
+        { method: 'GET', path: '/api/v1/namespaces/default/configmaps/bench-{n}', rotate: GET_OBJECTS, expectStatus: 200 },
+      ),
+      authorization: `Bearer ${serviceAccountToken}`,
+    });
     // The same GET as a user RBAC authorizes through one RoleBinding among 1,000.
     const getRbac = await runLoad({
       ...loadSpec(
@@ -114,7 +134,7 @@ async function benchOrch(work: string): Promise<{ get: CaseResult; getToken: Cas
         expectStatus: 201,
       }),
     );
-    return { get, getToken, getRbac, create };
+    return { get, getToken, getServiceAccount, getRbac, create };
   } finally {
     await stopChild(child);
   }
@@ -161,6 +181,38 @@ async function bindReader(url: string, tls: TlsMaterial, readerToken: string): P
     if (Date.now() > deadline) throw new Error(`the RBAC reader is still refused: ${reply.status} ${reply.body.slice(0, 300)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** A service account bound to view in default, and a bound token for it from the TokenRequest API. */
+async function serviceAccountReader(url: string, tls: TlsMaterial): Promise<string> {
+  const expect = async (what: string, reply: Promise<{ status: number; body: string }>, ok: number[]) => {
+    const r = await reply;
+    if (!ok.includes(r.status)) throw new Error(`${what}: ${r.status} ${r.body.slice(0, 300)}`);
+    return r.body;
+  };
+  const ns = `${url}/api/v1/namespaces/default`;
+  await expect(
+    'service account',
+    requestOnce(`${ns}/serviceaccounts`, { method: 'POST', tls, body: JSON.stringify({ metadata: { name: 'bench-sa' } }) }),
+    [201, 409],
+  );
+  const binding = {
+    metadata: { name: 'bench-sa-view' },
+    roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'view' },
+    subjects: [{ kind: 'ServiceAccount', name: 'bench-sa', namespace: 'default' }],
+  };
+  await expect(
+    'service account binding',
+    requestOnce(`${url}/apis/rbac.authorization.orch.io/v1/namespaces/default/rolebindings`, { method: 'POST', tls, body: JSON.stringify(binding) }),
+    [201, 409],
+  );
+  const request = { apiVersion: 'authentication.orch.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } };
+  const body = await expect(
+    'token request',
+    requestOnce(`${ns}/serviceaccounts/bench-sa/token`, { method: 'POST', tls, body: JSON.stringify(request) }),
+    [201],
+  );
+  return (JSON.parse(body) as { status: { token: string } }).status.token;
 }
 
 async function benchStart(work: string): Promise<{ empty: StartSample[]; restart: StartSample[] }> {
@@ -237,6 +289,7 @@ async function main(): Promise<void> {
     ['trivial https (1 KiB JSON)', summary(trivial)],
     ['orch GET configmap (1 KiB)', summary(orch?.get, trivial)],
     ['orch GET, static bearer token', summary(orch?.getToken, trivial)],
+    ['orch GET, service-account JWT (RBAC)', summary(orch?.getServiceAccount, trivial)],
     [`orch GET, RBAC user (1 of ${BINDINGS} bindings)`, summary(orch?.getRbac, trivial)],
     ['orch CREATE configmap (sqlite)', summary(orch?.create, trivial)],
   ];
@@ -259,6 +312,8 @@ async function main(): Promise<void> {
   const get = summary(orch?.get, trivial);
   const getToken = summary(orch?.getToken, trivial);
   const tokenToCertificate = get && getToken && get.rps > 0 ? round3(getToken.rps / get.rps) : undefined;
+  const getServiceAccount = summary(orch?.getServiceAccount, trivial);
+  const serviceAccountToCertificate = get && getServiceAccount && get.rps > 0 ? round3(getServiceAccount.rps / get.rps) : undefined;
   // Both with a bearer token: the only difference is who authorizes (masters vs RBAC).
   const getRbac = summary(orch?.getRbac, trivial);
   const rbacToAdmin = getToken && getRbac && getToken.rps > 0 ? round3(getRbac.rps / getToken.rps) : undefined;
@@ -269,6 +324,10 @@ async function main(): Promise<void> {
     startEmpty: startEmptyMs === null ? undefined : startEmptyMs < TARGETS.startEmptyMs,
     startRestart: startRestartMs === null ? undefined : startRestartMs < TARGETS.startRestartMs,
     tokenGet: tokenToCertificate === undefined ? undefined : tokenToCertificate >= TARGETS.tokenToCertificate && getToken?.errors === 0,
+    serviceAccountGet:
+      serviceAccountToCertificate === undefined
+        ? undefined
+        : serviceAccountToCertificate >= TARGETS.serviceAccountToCertificate && getServiceAccount?.errors === 0,
     rbacGet: rbacToAdmin === undefined ? undefined : rbacToAdmin >= TARGETS.rbacToAdmin && getRbac?.errors === 0,
   };
   console.log('\ntargets:');
@@ -277,12 +336,16 @@ async function main(): Promise<void> {
   console.log(
     `  GET with a token >= ${TARGETS.tokenToCertificate * 100}% of GET with the certificate (${tokenToCertificate ?? 'n/a'}): ${verdict(met.tokenGet)}`,
   );
+  console.log(
+    `  GET with a service-account JWT >= ${TARGETS.serviceAccountToCertificate * 100}% of GET with the certificate (${serviceAccountToCertificate ?? 'n/a'}): ${verdict(met.serviceAccountGet)}`,
+  );
   console.log(`  GET as an RBAC user >= ${TARGETS.rbacToAdmin * 100}% of GET as admin, both by token (${rbacToAdmin ?? 'n/a'}): ${verdict(met.rbacGet)}`);
   console.log(`  ready  < ${TARGETS.startEmptyMs} ms (empty):      ${verdict(met.startEmpty)}`);
   console.log(`  ready  < ${TARGETS.startRestartMs} ms (restart):     ${verdict(met.startRestart)}`);
   for (const [name, r] of [
     ['get', orch?.get],
     ['get with token', orch?.getToken],
+    ['get with a service-account token', orch?.getServiceAccount],
     ['get as an RBAC user', orch?.getRbac],
     ['create', orch?.create],
   ] as const) {
@@ -295,6 +358,8 @@ async function main(): Promise<void> {
       get,
       getToken,
       tokenToCertificate,
+      getServiceAccount,
+      serviceAccountToCertificate,
       getRbac,
       rbacToAdmin,
       create,
