@@ -28,6 +28,7 @@ import type { StrategyContext } from '../api/types.js';
 import type { Brand } from '../machinery/brand.js';
 import { objectKey, subresourceOf, type ResourceInfo } from './resource-info.js';
 import { decodeFromStorage, encodeForStorage } from './object-codec.js';
+import { inGoOrder } from '../machinery/object-order.js';
 import { Cacher, type CacherOptions } from '../storage/cacher/cacher.js';
 import type { CacheEntry, ToEntry } from '../storage/cacher/types.js';
 import { entryEncoder } from './cache-entry.js';
@@ -93,6 +94,12 @@ export class GenericStore {
   /** Encodes obj and runs one store write with its bytes. */
   private write(key: string, obj: Obj, op: (key: string, bytes: Uint8Array) => Promise<number>): Promise<number> {
     return op(key, encodeForStorage(this.info, obj, this.brand));
+  }
+
+  /** obj as a write answers it: at revision rev (absent: a dry run), in the order reads serve it. */
+  private served(obj: Obj, rev?: number): Obj {
+    if (rev !== undefined) metaOf(obj).resourceVersion = String(rev);
+    return this.info.def.storagePrefix === undefined ? inGoOrder(obj) : obj;
   }
 
   /** The served bytes (compact JSON) of the object at exactly this revision, when the cache has them. */
@@ -185,14 +192,13 @@ export class GenericStore {
         .get(this.key(namespace, meta.name as string))
         .catch((e) => toStatusError(e, this.info.groupResource, meta.name as string));
       if (existing) throw alreadyExists(this.info.groupResource, meta.name as string);
-      return obj;
+      return this.served(obj);
     }
 
     for (let attempt = 1; ; attempt++) {
       try {
         const rev = await this.write(this.key(namespace, meta.name as string), obj, (key, bytes) => this.store.create(key, bytes));
-        meta.resourceVersion = String(rev);
-        return obj;
+        return this.served(obj, rev);
       } catch (e) {
         if (generating && e instanceof StoreError && e.code === 'KeyExists' && attempt < GENERATE_NAME_ATTEMPTS) {
           meta.name = generateName(meta.generateName as string);
@@ -271,7 +277,7 @@ export class GenericStore {
       const next = await this.prepareUpdate(ctx, namespace, name, proposed, current, opts);
       await opts.validatingAdmission?.(next, current);
       if (deepEqual(next, current)) return { obj: current, created: false };
-      if (opts.dryRun) return { obj: next, created: false };
+      if (opts.dryRun) return { obj: this.served(next), created: false };
       const nextMeta = metaOf(next);
       if (nextMeta.deletionTimestamp !== undefined && pendingFinalizers(this.info, next).length === 0) {
         // The last finalizer of a deleting object was removed: the update completes the deletion.
@@ -279,8 +285,7 @@ export class GenericStore {
         return { obj: next, created: false };
       }
       const rev = await this.write(key, next, (k, bytes) => this.store.update(k, bytes, kv.modRevision));
-      nextMeta.resourceVersion = String(rev);
-      return { obj: next, created: false };
+      return { obj: this.served(next, rev), created: false };
     });
   }
 
@@ -368,17 +373,15 @@ export class GenericStore {
         const changed = structuredClone(current);
         setFinalizers(metaOf(changed), gcFinalizers);
         const rev = await this.write(key, changed, (k, bytes) => this.store.update(k, bytes, kv.modRevision));
-        metaOf(changed).resourceVersion = String(rev);
-        return { removed: false, obj: changed };
+        return { removed: false, obj: this.served(changed, rev) };
       }
       const candidate = structuredClone(current);
       if (gcFinalizers !== undefined) setFinalizers(metaOf(candidate), gcFinalizers);
       const marked = prepareForDeletion(this.info, candidate, ctx.now);
       if (marked !== undefined) {
-        if (opts.dryRun) return { removed: false, obj: marked };
+        if (opts.dryRun) return { removed: false, obj: this.served(marked) };
         const rev = await this.write(key, marked, (k, bytes) => this.store.update(k, bytes, kv.modRevision));
-        metaOf(marked).resourceVersion = String(rev);
-        return { removed: false, obj: marked };
+        return { removed: false, obj: this.served(marked, rev) };
       }
       const status = successStatus({ name, ...(this.info.group === '' ? {} : { group: this.info.group }), kind: this.info.plural, uid: meta.uid });
       if (opts.dryRun) return { removed: true, status, obj: current };

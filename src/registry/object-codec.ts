@@ -2,20 +2,28 @@
  * How objects are stored: JSON without metadata.resourceVersion (the store's modRevision is
  * the resource version, as in upstream's etcd3 store), in the storage owner's representation.
  *
- * The stored JSON always starts with apiVersion, kind and metadata, so the served bytes of an
- * unconverted object are the stored bytes with `"resourceVersion":"N"` spliced in after the
- * first `"metadata":{` — which is the top-level one, because apiVersion and kind are strings
- * (a quote inside a string is escaped, so the sequence cannot occur there).
+ * Built-in types are stored in upstream's encoder order (machinery/object-order.ts): kind,
+ * apiVersion, metadata in ObjectMeta order. The served bytes of an unconverted object are the
+ * stored bytes with `"resourceVersion":"N"` spliced into the first `"metadata":{` — the
+ * top-level one, because kind and apiVersion are strings (a quote inside a string is escaped,
+ * so the sequence cannot occur there) — after the string fields ObjectMeta puts before it
+ * (name ... uid). Custom resources, and bytes stored before this order, start with apiVersion
+ * and get the version first in metadata, as they always did.
  */
 import type { KeyValue } from '../storage/interface.js';
 import type { Obj } from '../machinery/object.js';
 import type { Brand } from '../machinery/brand.js';
 import type { ResourceInfo } from './resource-info.js';
+import { inGoOrder, META_KEYS_BEFORE_RESOURCE_VERSION } from '../machinery/object-order.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const METADATA_OPEN = Buffer.from('"metadata":{');
 const CLOSE_BRACE = '}'.charCodeAt(0);
+const QUOTE = '"'.charCodeAt(0);
+const BACKSLASH = '\\'.charCodeAt(0);
+const COLON = ':'.charCodeAt(0);
+const KIND_FIRST = Buffer.from('{"kind":');
 const openings = new WeakMap<ResourceInfo, Buffer>();
 
 function startsWith(bytes: Buffer, prefix: Buffer): boolean {
@@ -38,7 +46,13 @@ export function encodeForStorage(info: ResourceInfo, obj: Obj, brand: Brand): Ui
   const { apiVersion, kind, metadata, ...rest } = stored;
   const meta = metadata ?? {};
   const { resourceVersion: _dropped, ...metaWithoutVersion } = meta;
-  return encoder.encode(JSON.stringify({ apiVersion, kind, metadata: metaWithoutVersion, ...rest }));
+  if (isCustom(info)) return encoder.encode(JSON.stringify({ apiVersion, kind, metadata: metaWithoutVersion, ...rest }));
+  return encoder.encode(JSON.stringify(inGoOrder({ ...rest, kind, apiVersion, metadata: metaWithoutVersion })));
+}
+
+/** Custom resources are unstructured upstream: they keep the layout they were written in. */
+function isCustom(info: ResourceInfo): boolean {
+  return info.def.storagePrefix !== undefined;
 }
 
 /** The served object of a stored key-value, with resourceVersion set from its modRevision. */
@@ -49,7 +63,41 @@ export function decodeFromStorage(info: ResourceInfo, kv: KeyValue, brand: Brand
   obj.kind = info.kind;
   const meta = (obj.metadata ??= {});
   meta.resourceVersion = String(kv.modRevision);
-  return obj;
+  return isCustom(info) ? obj : inGoOrder(obj);
+}
+
+/** The end of a JSON string whose opening quote is at bytes[start]: the index after its closing quote, or -1. */
+function skipString(bytes: Buffer, start: number): number {
+  for (let i = start + 1; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c === BACKSLASH) i++;
+    else if (c === QUOTE) return i + 1;
+  }
+  return -1;
+}
+
+/**
+ * Where `"resourceVersion"` goes in metadata that opens at `open` (just after its brace): after
+ * the leading string fields ObjectMeta orders before it. Returns the index and whether a comma
+ * goes before (after a field) or after (first field, more follow) the inserted pair.
+ */
+function versionSlot(bytes: Buffer, open: number): { at: number; after: boolean } {
+  let at = open;
+  let after = false;
+  for (;;) {
+    const keyStart = after ? at + 1 : at;
+    if (after && bytes[at] !== 0x2c /* , */) break;
+    if (bytes[keyStart] !== QUOTE) break;
+    const keyEnd = skipString(bytes, keyStart);
+    if (keyEnd < 0 || bytes[keyEnd] !== COLON || bytes[keyEnd + 1] !== QUOTE) break;
+    const key = bytes.toString('latin1', keyStart + 1, keyEnd - 1);
+    if (!META_KEYS_BEFORE_RESOURCE_VERSION.has(key)) break;
+    const valueEnd = skipString(bytes, keyEnd + 1);
+    if (valueEnd < 0) break;
+    at = valueEnd;
+    after = true;
+  }
+  return { at, after };
 }
 
 /**
@@ -63,8 +111,9 @@ export function servedJson(info: ResourceInfo, value: Uint8Array, revision: numb
   if (info.def.storagePrefix !== undefined && !startsWith(bytes, apiVersionOpening(info))) return undefined;
   const at = bytes.indexOf(METADATA_OPEN);
   if (at < 0) return undefined;
-  const cut = at + METADATA_OPEN.length;
-  const empty = bytes[cut] === CLOSE_BRACE;
-  const version = Buffer.from(`"resourceVersion":"${revision}"${empty ? '' : ','}`);
-  return Buffer.concat([bytes.subarray(0, cut), version, bytes.subarray(cut)]);
+  const open = at + METADATA_OPEN.length;
+  const slot = startsWith(bytes, KIND_FIRST) ? versionSlot(bytes, open) : { at: open, after: false };
+  const pair = `"resourceVersion":"${revision}"`;
+  const version = Buffer.from(slot.after ? `,${pair}` : bytes[slot.at] === CLOSE_BRACE ? pair : `${pair},`);
+  return Buffer.concat([bytes.subarray(0, slot.at), version, bytes.subarray(slot.at)]);
 }
