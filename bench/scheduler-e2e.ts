@@ -23,6 +23,8 @@ function arg(name: string): string | undefined {
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 const pct = (cores: number) => `${fmt(cores * 100)}%`;
+/** CPU milliseconds per measured pod: steadier than pods/s on a shared machine. */
+const perPod = (r: E2eResult, cores: number) => fmt((cores * r.seconds * 1000) / Math.max(1, r.scheduled), 2);
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -69,13 +71,16 @@ async function main(): Promise<void> {
     const ratio = r.threshold === null ? 'no published threshold' : `${fmt(r.podsPerSecond / r.threshold, 2)}x upstream's ${r.threshold} pods/s`;
     console.log(
       `${w.name}: ${fmt(r.podsPerSecond)} pods/s, ${ratio}; ${r.scheduled}/${r.measurePods} bound in ${fmt(r.seconds, 2)} s ` +
-        `(created in ${fmt(r.createSeconds, 2)} s); CPU: API server ${pct(r.cpu.apiserver)}, scheduler ${pct(r.cpu.scheduler)}, ` +
+        `(created in ${fmt(r.createSeconds, 2)} s); CPU: API server ${pct(r.cpu.apiserver)} (${perPod(r, r.cpu.apiserver)} ms/pod), ` +
+        `scheduler ${pct(r.cpu.scheduler)} (${perPod(r, r.cpu.scheduler)} ms/pod), ` +
         `loader ${pct(r.cpu.loader)}, other work ${pct(r.cpu.others)}; bound by ${bound(r, cores)}` +
         `${r.victimsDeleted > 0 ? `; ${r.victimsDeleted} victims deleted` : ''}${r.timedOut ? `; ${r.timedOut}` : ''}`,
     );
   }
 
-  const rows = [['workload', 'nodes', 'init pods', 'measured', 'pods/s', 'threshold', 'ratio', 'API server CPU', 'scheduler CPU', 'other CPU', 'bound by']];
+  const rows = [
+    ['workload', 'nodes', 'init pods', 'measured', 'pods/s', 'threshold', 'ratio', 'API server CPU', 'ms/pod', 'scheduler CPU', 'ms/pod', 'other CPU', 'bound by'],
+  ];
   for (const r of results) {
     rows.push([
       r.name,
@@ -86,13 +91,17 @@ async function main(): Promise<void> {
       r.threshold === null ? '-' : String(r.threshold),
       r.threshold === null ? '-' : `${fmt(r.podsPerSecond / r.threshold, 2)}x`,
       pct(r.cpu.apiserver),
+      perPod(r, r.cpu.apiserver),
       pct(r.cpu.scheduler),
+      perPod(r, r.cpu.scheduler),
       pct(r.cpu.loader + r.cpu.others),
       bound(r, cores),
     ]);
   }
   console.log(`\n${table(rows)}`);
-  console.log('(CPU over the measured phase, 100% = one core busy; other = this loader plus everything else on the machine)\n');
+  console.log(
+    '(CPU over the measured phase, 100% = one core busy; ms/pod = CPU milliseconds per measured pod; other = this loader plus everything else on the machine)\n',
+  );
   const json = { workloads: results.map((r) => ({ name: r.name, podsPerSecond: Math.round(r.podsPerSecond), upstreamThreshold: r.threshold })) };
   console.log(JSON.stringify(json));
 }
