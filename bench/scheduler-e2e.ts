@@ -61,7 +61,12 @@ async function main(): Promise<void> {
     `node ${process.version}, ${cores} cores, store ${storage}, ${concurrency} creating connections${scale !== 1 ? `, counts scaled by ${scale}` : ''}`,
   );
   console.log('orch-apiserver (no controllers) and orch-scheduler (--leader-elect=false, 5,000 qps as scheduler_perf) are separate processes;');
-  console.log(`load average at start: ${(await import('node:os')).loadavg().map((l) => fmt(l, 2)).join(' ')}\n`);
+  console.log(
+    `load average at start: ${(await import('node:os'))
+      .loadavg()
+      .map((l) => fmt(l, 2))
+      .join(' ')}\n`,
+  );
 
   const results: E2eResult[] = [];
   for (const w of WORKLOADS) {
@@ -79,7 +84,21 @@ async function main(): Promise<void> {
   }
 
   const rows = [
-    ['workload', 'nodes', 'init pods', 'measured', 'pods/s', 'threshold', 'ratio', 'API server CPU', 'ms/pod', 'scheduler CPU', 'ms/pod', 'other CPU', 'bound by'],
+    [
+      'workload',
+      'nodes',
+      'init pods',
+      'measured',
+      'pods/s',
+      'threshold',
+      'ratio',
+      'API server CPU',
+      'ms/pod',
+      'scheduler CPU',
+      'ms/pod',
+      'other CPU',
+      'bound by',
+    ],
   ];
   for (const r of results) {
     rows.push([

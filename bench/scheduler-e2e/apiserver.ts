@@ -21,7 +21,9 @@ const cp = await startControlPlane({
   // Upstream's scheduler_perf lifts the request timeout for its largest cases; in-flight limits stay upstream's.
   requestTimeoutMs: 10 * 60 * 1000,
 });
-process.stdout.write(`READY ${JSON.stringify({ url: cp.url, kubeconfigPath: cp.kubeconfigPath, caPem: cp.caPem, certPem: cp.adminCertPem, keyPem: cp.adminKeyPem })}\n`);
+process.stdout.write(
+  `READY ${JSON.stringify({ url: cp.url, kubeconfigPath: cp.kubeconfigPath, caPem: cp.caPem, certPem: cp.adminCertPem, keyPem: cp.adminKeyPem })}\n`,
+);
 
 let stopping = false;
 process.on('SIGTERM', () => {

@@ -169,7 +169,8 @@ export class Http1Pool {
   /** Sends `method path` with the header lines given (no Host) and the body; resolves with the whole response. */
   async request(method: string, path: string, headerLines: string, body?: Buffer): Promise<Http1Response> {
     // What node:http refuses too: a path or header that would split the request.
-    if (/[\s]/.test(path) || /[\r\n]/.test(headerLines.replace(/\r\n/g, ''))) throw new TypeError(`request path or header contains unescaped characters: ${JSON.stringify(path)}`);
+    if (/[\s]/.test(path) || /[\r\n]/.test(headerLines.replace(/\r\n/g, '')))
+      throw new TypeError(`request path or header contains unescaped characters: ${JSON.stringify(path)}`);
     const head = `${method} ${path} HTTP/1.1\r\nHost: ${this.hostHeader()}\r\n${headerLines}${body ? `Content-Length: ${body.length}\r\n` : ''}\r\n`;
     const bytes = body ? Buffer.concat([Buffer.from(head, 'latin1'), body]) : Buffer.from(head, 'latin1');
     for (let attempt = 0; ; attempt++) {
