@@ -79,7 +79,8 @@ async function main(): Promise<void> {
         `(created in ${fmt(r.createSeconds, 2)} s); CPU: API server ${pct(r.cpu.apiserver)} (${perPod(r, r.cpu.apiserver)} ms/pod), ` +
         `scheduler ${pct(r.cpu.scheduler)} (${perPod(r, r.cpu.scheduler)} ms/pod), ` +
         `loader ${pct(r.cpu.loader)}, other work ${pct(r.cpu.others)}; bound by ${bound(r, cores)}` +
-        `${r.victimsDeleted > 0 ? `; ${r.victimsDeleted} victims deleted` : ''}${r.timedOut ? `; ${r.timedOut}` : ''}`,
+        `${r.victimsDeleted > 0 ? `; ${r.victimsDeleted} victims deleted` : ''}` +
+        `${r.failedAttempts > 0 ? `; ${r.failedAttempts} failed scheduling attempts` : ''}${r.timedOut ? `; ${r.timedOut}` : ''}`,
     );
   }
 

@@ -12,6 +12,7 @@ import type { Workload } from '../scheduler/workloads.js';
 import { type ApiTarget, BoundPods, type Create, createAll } from './api.js';
 import { startCluster, type ClusterOptions } from './cluster.js';
 import { CpuSampler } from './cpu.js';
+import { requestOnce } from '../http-client.js';
 
 export interface E2eOptions extends ClusterOptions {
   scale: number;
@@ -36,6 +37,8 @@ export interface E2eResult {
   /** Measured pods' creation alone took this long (the rest of the phase is waiting for bindings). */
   createSeconds: number;
   victimsDeleted: number;
+  /** Scheduling attempts that failed (FailedScheduling events, series counted), init pods included. */
+  failedAttempts: number;
   timedOut?: string;
 }
 
@@ -66,6 +69,15 @@ const keyOf = (c: Create) => {
   const m = (c.body as { metadata: { name: string; namespace?: string } }).metadata;
   return `${m.namespace ?? 'default'}/${m.name}`;
 };
+
+/** FailedScheduling events the scheduler wrote, each series counted in full. */
+async function failedAttempts(target: ApiTarget): Promise<number> {
+  const group = ORCH_BRAND.group('events', true);
+  const res = await requestOnce(new URL(`/apis/${group}/v1/events`, target.url).href, { tls: target, timeoutMs: 60_000 });
+  if (res.status !== 200) throw new Error(`list events -> ${res.status}: ${res.body.slice(0, 200)}`);
+  const list = JSON.parse(res.body) as { items: { reason?: string; series?: { count?: number } }[] };
+  return list.items.filter((e) => e.reason === 'FailedScheduling').reduce((n, e) => n + (e.series?.count ?? 1), 0);
+}
 
 async function prepare(target: ApiTarget, namespaces: string[], classes: Map<number, string>, concurrency: number): Promise<void> {
   const nsObjects = namespaces.map((name) => ({ path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } }));
@@ -111,6 +123,7 @@ export async function runE2eWorkload(w: Workload, o: E2eOptions): Promise<E2eRes
     const used = sampler.read();
     await created;
     const scheduled = watch.countOf(measuredKeys);
+    const failed = await failedAttempts(cluster.target);
     const api = used.perPid.get(cluster.apiserver.proc.pid ?? 0) ?? 0;
     const sched = used.perPid.get(cluster.scheduler.proc.pid ?? 0) ?? 0;
     return {
@@ -130,6 +143,7 @@ export async function runE2eWorkload(w: Workload, o: E2eOptions): Promise<E2eRes
       },
       createSeconds,
       victimsDeleted: watch.deleted - deletedBefore,
+      failedAttempts: failed,
       timedOut,
     };
   } finally {
