@@ -112,16 +112,26 @@ export async function runE2eWorkload(w: Workload, o: E2eOptions): Promise<E2eRes
     const sampler = new CpuSampler([cluster.apiserver.proc.pid ?? 0, cluster.scheduler.proc.pid ?? 0]);
     const t0 = performance.now();
     let createSeconds = 0;
-    const created = createAll(cluster.target, measurePods, o.concurrency).then(() => {
+    let seconds = 0;
+    let timedOut: string | undefined;
+    let used: ReturnType<CpuSampler['read']> | undefined;
+    const creation = createAll(cluster.target, measurePods, o.concurrency).then(() => {
       createSeconds = (performance.now() - t0) / 1000;
     });
-    let timedOut: string | undefined;
-    await watch.waitFor(measuredKeys, o.phaseTimeoutMs).catch((err: Error) => {
-      timedOut = err.message;
-    });
-    const seconds = (performance.now() - t0) / 1000;
-    const used = sampler.read();
-    await created;
+    const binding = watch.waitFor(measuredKeys, o.phaseTimeoutMs).then(
+      () => {
+        seconds = (performance.now() - t0) / 1000;
+        used = sampler.read();
+      },
+      (err: Error) => {
+        seconds = (performance.now() - t0) / 1000;
+        used = sampler.read();
+        timedOut = err.message;
+      },
+    );
+    // A failed creation ends the phase at once rather than at the timeout.
+    await Promise.all([binding, creation]);
+    if (used === undefined) throw new Error('unreachable: the binding phase ended without a CPU reading');
     const scheduled = watch.countOf(measuredKeys);
     const failed = await failedAttempts(cluster.target);
     const api = used.perPid.get(cluster.apiserver.proc.pid ?? 0) ?? 0;
