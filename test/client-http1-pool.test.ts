@@ -143,6 +143,13 @@ describe('the REST client connection pool', () => {
     p.close();
   });
 
+  it('verifies the server against the CA it was given', async () => {
+    const other = await ensureCertificates(join(dir, 'other'), { hosts: ['localhost'], ips: ['127.0.0.1'] });
+    const p = new Http1Pool({ host: '127.0.0.1', port, caPem: other.caCertPem, maxConnections: 1 });
+    await assert.rejects(p.request('GET', '/n', ''), (err: NodeJS.ErrnoException) => /certificate/i.test(`${err.code} ${err.message}`));
+    p.close();
+  });
+
   it('refuses a path or header that would split the request', async () => {
     const p = pool();
     await assert.rejects(p.request('GET', '/a b', ''), /unescaped/);
