@@ -6,6 +6,7 @@
  * precomputed bytes and parses only the status line, Content-Length and chunked framing.
  */
 import { connect, type TLSSocket } from 'node:tls';
+import { frameResponse } from '../src/client/http1-response.js';
 
 export interface RawTarget {
   host: string;
@@ -14,9 +15,6 @@ export interface RawTarget {
   cert?: string;
   key?: string;
 }
-
-const HEADER_END = Buffer.from('\r\n\r\n');
-const CRLF = Buffer.from('\r\n');
 
 /** One connection; `send` must not be called again before its previous promise settled. */
 export class RawConnection {
@@ -106,43 +104,6 @@ export function encodeRequest(method: string, path: string, host: string, body?:
 
 /** The first complete response in `buf`: its status and total byte length, or undefined if incomplete. */
 export function parseResponse(buf: Buffer): { status: number; length: number; close: boolean } | undefined {
-  const headerEnd = buf.indexOf(HEADER_END);
-  if (headerEnd < 0) return undefined;
-  const head = buf.toString('latin1', 0, headerEnd).toLowerCase();
-  const status = Number(head.slice(9, 12));
-  const close = /\r\nconnection:\s*close/.test(head);
-  const bodyStart = headerEnd + 4;
-  // 1xx, 204 and 304 have no body whatever the headers say.
-  if (status < 200 || status === 204 || status === 304) return { status, length: bodyStart, close };
-  const lengthMatch = /\r\ncontent-length:\s*(\d+)/.exec(head);
-  if (lengthMatch) {
-    const length = bodyStart + Number(lengthMatch[1]);
-    return buf.length >= length ? { status, length, close } : undefined;
-  }
-  if (/\r\ntransfer-encoding:[^\r]*chunked/.test(head)) {
-    const end = chunkedEnd(buf, bodyStart);
-    return end < 0 ? undefined : { status, length: end, close };
-  }
-  throw new Error(`response without length framing: ${head.split('\r\n')[0]}`);
-}
-
-/** Offset just past the last chunk (and empty trailer) of a chunked body, or -1 if incomplete. */
-function chunkedEnd(buf: Buffer, start: number): number {
-  let at = start;
-  for (;;) {
-    const lineEnd = buf.indexOf(CRLF, at);
-    if (lineEnd < 0) return -1;
-    const size = Number.parseInt(buf.toString('latin1', at, lineEnd).split(';')[0] ?? '', 16);
-    if (Number.isNaN(size)) throw new Error('bad chunk size');
-    if (size === 0) {
-      // Trailers, if any, end with an empty line.
-      const trailerEnd = buf.indexOf(CRLF, lineEnd + 2);
-      if (trailerEnd < 0) return -1;
-      if (trailerEnd === lineEnd + 2) return trailerEnd + 2;
-      const end = buf.indexOf(HEADER_END, lineEnd);
-      return end < 0 ? -1 : end + 4;
-    }
-    at = lineEnd + 2 + size + 2;
-    if (at > buf.length) return -1;
-  }
+  const f = frameResponse(buf);
+  return f === undefined ? undefined : { status: f.status, length: f.end, close: f.close };
 }

@@ -1,6 +1,7 @@
 /**
  * The REST client components use to talk to the API server, exactly as a separate process
- * would: HTTPS with a client certificate, JSON bodies, keep-alive connections, client-go's
+ * would: HTTPS with a client certificate, JSON bodies, keep-alive connections (http1-pool.ts;
+ * watches stream over node:https), client-go's
  * client-side token-bucket rate limit (qps/burst) and its retries: a 429 (the server did no
  * work) is retried for every verb after Retry-After, a 5xx only for idempotent verbs, with
  * exponential backoff when the server names no delay; connection failures of GETs too.
@@ -8,6 +9,7 @@
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { type Clock, REAL_CLOCK, sleep } from './clock.js';
+import { type Http1Response, Http1Pool } from './http1-pool.js';
 import { type RateLimiter, rateLimiterFor } from './rate-limiter.js';
 
 export interface ClientConfig {
@@ -63,7 +65,7 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 const retryDelayMs = (attempt: number) => Math.min(2000, 200 * 2 ** attempt);
 
 export class RestClient {
-  private readonly agent: https.Agent;
+  private readonly pool: Http1Pool;
   /** Watches hold their connection for minutes: they get their own unbounded pool, so they never starve requests. */
   private readonly watchAgent: https.Agent;
   private readonly url: URL;
@@ -74,42 +76,54 @@ export class RestClient {
   constructor(private readonly cfg: ClientConfig) {
     this.url = new URL(cfg.server);
     const tls = { ca: cfg.caPem, ...(cfg.certPem && cfg.keyPem ? { cert: cfg.certPem, key: cfg.keyPem } : {}) };
-    this.agent = new https.Agent({ keepAlive: true, ...tls, maxSockets: 8 });
+    this.pool = new Http1Pool({
+      host: this.url.hostname.replace(/^\[|\]$/g, ''),
+      port: Number(this.url.port || 443),
+      caPem: cfg.caPem,
+      certPem: cfg.certPem,
+      keyPem: cfg.keyPem,
+      maxConnections: 8,
+    });
     this.watchAgent = new https.Agent({ keepAlive: false, ...tls });
     this.clock = cfg.clock ?? REAL_CLOCK;
     this.limiter = rateLimiterFor(cfg.qps, cfg.burst, this.clock);
     this.maxRetries = cfg.maxRetries ?? 10;
   }
 
-  private open(
-    method: string,
-    path: string,
-    payload: Buffer | undefined,
-    contentType: string,
-    agent = this.agent,
-    signal?: AbortSignal,
-  ): Promise<IncomingMessage> {
+  private get userAgent(): string {
+    return this.cfg.userAgent ?? 'orch-controller-manager';
+  }
+
+  /** Opens a watch's streaming response. */
+  private openWatch(path: string, signal?: AbortSignal): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const req = https.request(
         {
-          agent,
+          agent: this.watchAgent,
           signal,
           host: this.url.hostname,
           port: this.url.port,
-          method,
+          method: 'GET',
           path,
           headers: {
             accept: 'application/json',
-            'user-agent': this.cfg.userAgent ?? 'orch-controller-manager',
+            'user-agent': this.userAgent,
             ...(this.cfg.bearerToken ? { authorization: `Bearer ${this.cfg.bearerToken()}` } : {}),
-            ...(payload ? { 'content-type': contentType, 'content-length': payload.length } : {}),
           },
         },
         resolve,
       );
       req.on('error', reject);
-      req.end(payload);
+      req.end();
     });
+  }
+
+  /** One request over the keep-alive pool. */
+  private send(method: string, path: string, payload: Buffer | undefined, contentType: string): Promise<Http1Response> {
+    let lines = `Accept: application/json\r\nUser-Agent: ${this.userAgent}\r\n`;
+    if (this.cfg.bearerToken) lines += `Authorization: Bearer ${this.cfg.bearerToken()}\r\n`;
+    if (payload) lines += `Content-Type: ${contentType}\r\n`;
+    return this.pool.request(method, path, lines, payload);
   }
 
   /** One request, rate-limited and retried; resolves with the status and decoded JSON body (never rejects on 4xx/5xx). */
@@ -117,24 +131,23 @@ export class RestClient {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     for (let attempt = 0; ; attempt++) {
       await this.limiter.wait();
-      let res: IncomingMessage;
+      let res: Http1Response;
       try {
-        res = await this.open(method, path, payload, contentType);
+        res = await this.send(method, path, payload, contentType);
       } catch (err) {
         // Only a GET is known to be safe to resend when the connection failed mid-way.
         if (method !== 'GET' || attempt >= this.maxRetries || !isConnectionError(err)) throw err;
         await sleep(this.clock, retryDelayMs(attempt));
         continue;
       }
-      const status = res.statusCode ?? 0;
+      const status = res.status;
       const retryable = status === 429 || (status >= 500 && IDEMPOTENT.has(method));
       if (retryable && attempt < this.maxRetries) {
-        res.resume();
-        const after = retryAfterMs(res.headers['retry-after']);
+        const after = retryAfterMs(res.headers.get('retry-after'));
         await sleep(this.clock, after ?? retryDelayMs(attempt));
         continue;
       }
-      return { status, body: (await readBody(res)) as T };
+      return { status, body: decodeBody(res.body) as T };
     }
   }
 
@@ -152,7 +165,7 @@ export class RestClient {
    */
   async watch(path: string, onEvent: (e: WatchEvent) => void, onStart?: (stop: () => void) => void, signal?: AbortSignal): Promise<void> {
     await this.limiter.wait();
-    const res = await this.open('GET', path, undefined, 'application/json', this.watchAgent, signal);
+    const res = await this.openWatch(path, signal);
     // Destroying the socket ends the stream at once, even before any byte of it has arrived.
     onStart?.(() => res.socket?.destroy());
     if (res.statusCode !== 200) throw new ApiError(res.statusCode ?? 0, await readBody(res).catch(() => undefined), `watch ${path}`);
@@ -195,7 +208,7 @@ export class RestClient {
 
   /** Releases pooled connections and ends open watches. */
   close(): void {
-    this.agent.destroy();
+    this.pool.close();
     this.watchAgent.destroy();
   }
 }
@@ -203,7 +216,11 @@ export class RestClient {
 async function readBody(res: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const c of res) chunks.push(c as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
+  return decodeBody(Buffer.concat(chunks));
+}
+
+function decodeBody(body: Buffer): unknown {
+  const text = body.toString('utf8');
   if (text === '') return undefined;
   try {
     return JSON.parse(text);
@@ -214,8 +231,7 @@ async function readBody(res: IncomingMessage): Promise<unknown> {
 }
 
 /** Retry-After in seconds (client-go reads only the integer form), capped so one answer cannot stall a client. */
-function retryAfterMs(header: string | string[] | undefined): number | undefined {
-  const v = Array.isArray(header) ? header[0] : header;
+function retryAfterMs(v: string | undefined): number | undefined {
   if (v === undefined || !/^\d+$/.test(v.trim())) return undefined;
   return Math.min(Number(v) * 1000, 60_000);
 }

@@ -42,6 +42,9 @@ export interface SchedulerOptions {
 export const REASON_UNSCHEDULABLE = 'Unschedulable';
 export const REASON_SCHEDULER_ERROR = 'SchedulerError';
 
+/** Upstream's cleanAssumedPeriod. */
+const CLEANUP_ASSUMED_PERIOD_MS = 1000;
+
 export class Scheduler {
   readonly cache: SchedulerCache;
   readonly queue: SchedulingQueue;
@@ -51,6 +54,9 @@ export class Scheduler {
   private readonly listers: Listers;
   private readonly client: SchedulerClient;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly clock: Clock;
+  /** When expired assumed pods were last dropped. */
+  private lastCleanup = Number.NEGATIVE_INFINITY;
 
   /** Throws with upstream-style field messages on an invalid configuration. */
   constructor(opts: SchedulerOptions) {
@@ -58,6 +64,7 @@ export class Scheduler {
     if (errs.length > 0) throw new Error(`invalid scheduler configuration: ${errs.map((e) => `${e.field}: ${e.detail ?? e.type}`).join('; ')}`);
     const cfg = resolveConfiguration(opts.config);
     const clock = opts.clock ?? SYSTEM_CLOCK;
+    this.clock = clock;
     const names = opts.names ?? ORCH_NAMES;
     this.listers = opts.listers;
     this.client = opts.client;
@@ -110,7 +117,13 @@ export class Scheduler {
    * background; settle() waits for all of them.
    */
   async scheduleOne(): Promise<boolean> {
-    this.cache.cleanupAssumedPods();
+    // Upstream drops expired assumed pods once a second (cleanAssumedPeriod), not per cycle:
+    // each pass walks every assumed pod, and thousands are assumed while their bindings queue.
+    const now = this.clock.now();
+    if (now - this.lastCleanup >= CLEANUP_ASSUMED_PERIOD_MS) {
+      this.lastCleanup = now;
+      this.cache.cleanupAssumedPods();
+    }
     const qpi = this.queue.pop();
     if (qpi === undefined) return false;
     const cycle = this.queue.schedulingCycle;
