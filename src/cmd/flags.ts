@@ -10,6 +10,8 @@ import { collect, duration, flagValue, goBoolFlag, integer, list } from './flag-
 import type { ControlPlaneOptions } from './control-plane-types.js';
 import { type OidcOptions, validateOidcFlags } from '../auth/authn/oidc.js';
 import { parseFeatureGates } from './feature-gates.js';
+import { knownFeatures } from '../machinery/feature-gate.js';
+import { API_SERVER_FEATURES } from '../server/feature-gates.js';
 import {
   type AuthorizationMode,
   type AuthorizationSettings,
@@ -140,7 +142,11 @@ export function apiServerCommand(name: string, description: string): Command {
     .option('--min-request-timeout <seconds>', 'watches without timeoutSeconds end after a random time between this and twice this', count, 1800)
     .option('--max-requests-inflight <n>', 'read-only requests served at once before 429 (watches and system:masters not counted; 0: no limit)', count, 400)
     .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once before 429 (0: no limit)', count, 200)
-    .option('--feature-gates <gates>', 'comma-separated key=value pairs that switch features on or off (e.g. ServerSideApply=false)', featureGates)
+    .option(
+      '--feature-gates <gates>',
+      `A set of key=value pairs that describe feature gates for alpha/experimental features. Options are:\n${knownFeatures(API_SERVER_FEATURES).join('\n')}`,
+      featureGates,
+    )
     .option('-v, --v <level>', 'log verbosity', verbosity, 0);
 }
 

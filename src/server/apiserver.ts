@@ -22,6 +22,7 @@ import { rbacWriteGuard } from './rbac-write-guard.js';
 import { rbacGroup } from '../api/rbac/rbac-validation.js';
 import type { InFlightLimits } from './filters/max-in-flight.js';
 import { buildDiscovery } from './discovery.js';
+import { serverFeatures } from './feature-gates.js';
 import { hookCheck, type HealthCheck } from './health.js';
 import { createRouter } from './router.js';
 import { issuerDocuments } from './service-account-issuer.js';
@@ -182,6 +183,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
   const authentication = authenticationFor(opts.authentication ?? {}, opts.clientCaPem, issuing, registry, brand);
   tokens = authentication.tokens;
+  const features = serverFeatures(opts.featureGates);
   const router = createRouter({
     registry,
     brand,
@@ -193,11 +195,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
     inFlight: opts.inFlight,
     reviews,
-    discovery: buildDiscovery(registry, brand, `${host}:${listener.port}`),
+    discovery: buildDiscovery(registry, brand, `${host}:${listener.port}`, features.storageVersionHash),
     version: versionInfo(),
     health,
     shuttingDown: shutdownSignal,
-    serverSideApply: opts.featureGates?.ServerSideApply !== false,
+    features,
   });
 
   await bootstrapNamespaces(registry);

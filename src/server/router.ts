@@ -23,6 +23,8 @@ import { withImpersonation } from './filters/impersonation.js';
 import { withMaxInFlight } from './filters/max-in-flight.js';
 import { DEFAULT_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS, type RouterConfig } from './router-config.js';
 import { withAuthorization } from './filters/authorization.js';
+import { withFeatureGates } from './filters/feature-gates.js';
+import { serverFeatures } from './feature-gates.js';
 
 /** The OpenAPI documents and the handler serving them. */
 interface OpenAPI {
@@ -50,7 +52,8 @@ export function createRouter(cfg: RouterConfig): (req: Request, res: Response) =
     withImpersonation(cfg.authorizer, cfg.brand),
     withMaxInFlight(cfg.inFlight ?? DEFAULT_IN_FLIGHT),
     withAuthorization(cfg.authorizer),
-  ];
+    withFeatureGates(cfg.features ?? serverFeatures()),
+  ].filter((f): f is Filter => f !== undefined);
   const chain = buildChain(filters, (state) => {
     if (state.info.isResourceRequest) return serveResource(cfg, state.req, state.res, state.info, state.query, state.user as UserInfo);
     return handleNonResource(cfg, openapi, state.req, state.res, state.path, state.query);
