@@ -7,6 +7,7 @@
  */
 import type { Brand } from '../machinery/brand.js';
 import type { UserInfo } from '../machinery/user.js';
+import type { MetricsRegistry } from '../machinery/metrics.js';
 import { writeBody, writeError, type Request, type Response } from './http.js';
 import { negotiate } from '../codec/negotiation.js';
 import { methodNotAllowed, pathNotFound } from '../machinery/status.js';
@@ -24,6 +25,7 @@ import { withMaxInFlight } from './filters/max-in-flight.js';
 import { DEFAULT_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS, type RouterConfig } from './router-config.js';
 import { withAuthorization } from './filters/authorization.js';
 import { withFeatureGates } from './filters/feature-gates.js';
+import { withRequestMetrics } from './filters/metrics.js';
 import { serverFeatures } from './feature-gates.js';
 
 /** The OpenAPI documents and the handler serving them. */
@@ -50,8 +52,9 @@ export function createRouter(cfg: RouterConfig): (req: Request, res: Response) =
     withRequestTimeout(cfg.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
     withAuthentication(cfg.authenticator),
     withImpersonation(cfg.authorizer, cfg.brand),
-    withMaxInFlight(cfg.inFlight ?? DEFAULT_IN_FLIGHT),
+    withMaxInFlight(cfg.inFlight ?? DEFAULT_IN_FLIGHT, cfg.inFlightCounts),
     withAuthorization(cfg.authorizer),
+    cfg.metrics ? withRequestMetrics(cfg.metrics, cfg.registry, cfg.features?.serverSideApply !== false) : undefined,
     withFeatureGates(cfg.features ?? serverFeatures()),
   ].filter((f): f is Filter => f !== undefined);
   const chain = buildChain(filters, (state) => {
@@ -79,6 +82,7 @@ async function handleNonResource(
     // Check names may contain slashes (`poststarthook/<name>`), as upstream serves them.
     return serveHealth(first, cfg.health[first], segments.slice(1).join('/'), query, res);
   }
+  if (path === '/metrics' && cfg.metrics) return serveMetrics(cfg.metrics.registry, req, res);
   if (req.method !== 'GET' && req.method !== 'HEAD') throw pathNotFound();
   if (cfg.issuerDocuments && serveIssuerDocument(cfg.issuerDocuments, path, res)) return;
   const ranges = parseAccept(req.headers.accept as string | undefined);
@@ -105,6 +109,21 @@ async function handleNonResource(
   const list = d.resourceLists.get(path.replace(/\/$/, ''));
   if (list !== undefined) return writeRaw(res, list);
   throw pathNotFound();
+}
+
+/** /metrics in the Prometheus text format; DELETE resets every metric (upstream's MetricsWithReset, profiling on). */
+function serveMetrics(registry: MetricsRegistry, req: Request, res: Response): void {
+  if (req.method === 'DELETE') {
+    registry.reset();
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end('metrics reset\n');
+    return;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed();
+  const body = Buffer.from(registry.expose());
+  res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': body.length });
+  if (req.method === 'HEAD') res.end();
+  else res.end(body);
 }
 
 function writeRaw(res: Response, json: string): void {

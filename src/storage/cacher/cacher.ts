@@ -192,6 +192,11 @@ export class Cacher {
     return out;
   }
 
+  /** How many objects the cache holds (apiserver_storage_objects, without a store count). */
+  objectCount(): number {
+    return this.entries.size;
+  }
+
   /** One current entry. */
   get(key: string): CacheEntry | undefined {
     return this.entries.get(key);
