@@ -1,8 +1,8 @@
 /**
  * The request chain, declared once in request order (upstream's DefaultBuildHandlerChain):
- * request info -> panic recovery -> request timeout -> authentication -> impersonation ->
- * in-flight limit ->
- * authorization -> handler (non-resource paths here, resource paths in resource-routes.ts).
+ * request info -> HTTP logging -> panic recovery -> request timeout -> authentication ->
+ * impersonation -> in-flight limit -> authorization -> request metrics -> feature gates ->
+ * handler (non-resource paths here, resource paths in resource-routes.ts).
  * Each filter is one file under filters/.
  */
 import type { Brand } from '../machinery/brand.js';
@@ -17,6 +17,7 @@ import { serveHealth } from './health.js';
 import { serveIssuerDocument } from './service-account-issuer.js';
 import { buildChain, type Filter, type RequestState } from './filters/chain.js';
 import { withRequestInfo } from './filters/request-info.js';
+import { withHTTPLogging } from './filters/http-log.js';
 import { withPanicRecovery } from './filters/panic-recovery.js';
 import { withRequestTimeout } from './filters/timeout.js';
 import { withAuthentication } from './filters/authentication.js';
@@ -48,6 +49,7 @@ export function createRouter(cfg: RouterConfig): (req: Request, res: Response) =
   // Upstream's DefaultBuildHandlerChain, outermost first. A filter not built yet is simply absent.
   const filters: Filter[] = [
     withRequestInfo,
+    withHTTPLogging,
     withPanicRecovery(cfg.brand),
     withRequestTimeout(cfg.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
     withAuthentication(cfg.authenticator),
