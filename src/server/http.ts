@@ -94,8 +94,23 @@ export function acceptsGzipEncoding(req: Request | undefined): boolean {
   });
 }
 
+// The body length of each answered response (before compression), for apiserver_response_sizes:
+// headers given to writeHead are not readable back from the response.
+const bodySizes = new WeakMap<Response, number>();
+
+/** Records the bytes of a body written in pieces (a streamed list). */
+export function recordBodySize(res: Response, bytes: number): void {
+  bodySizes.set(res, bytes);
+}
+
+/** The length of the body the response was answered with (0 when none was recorded). */
+export function bodySize(res: Response): number {
+  return bodySizes.get(res) ?? 0;
+}
+
 /** Ends a response with a complete body, gzipped when it is large and the client accepts gzip. */
 export function writeBody(res: Response, code: number, contentType: string, bytes: Buffer): void {
+  bodySizes.set(res, bytes.length);
   if (bytes.length >= GZIP_THRESHOLD_BYTES && acceptsGzip((res as { req?: Request }).req)) {
     const zipped = gzipSync(bytes);
     res.writeHead(code, { 'content-type': contentType, 'content-encoding': 'gzip', vary: 'Accept-Encoding', 'content-length': zipped.length });

@@ -10,7 +10,7 @@
 import type { MetricChild } from '../../machinery/metrics.js';
 import { StatusError } from '../../machinery/status.js';
 import type { Registry } from '../../registry/registry.js';
-import type { Response } from '../http.js';
+import { bodySize, type Response } from '../http.js';
 import { type ApiServerMetrics, countWatchEvents } from '../metrics.js';
 import type { RequestInfo } from '../request-info.js';
 import type { Filter, RequestState } from './chain.js';
@@ -76,7 +76,7 @@ export function withRequestMetrics(metrics: ApiServerMetrics, registry: Registry
       }
       counter.inc();
       route.duration.observe((performance.now() - started) / 1000);
-      if (route.size) route.size.observe(responseSize(state.res));
+      if (route.size) route.size.observe(bodySize(state.res));
     };
     let pending: Promise<void>;
     try {
@@ -153,10 +153,4 @@ function dryRunOf(query: URLSearchParams): string {
 function codeOf(res: Response, err: unknown): number {
   if (res.headersSent) return res.statusCode;
   return err instanceof StatusError ? err.code : 500;
-}
-
-/** The body's length as the response declared it (streamed bodies without a length count 0). */
-function responseSize(res: Response): number {
-  const length = res.getHeader('content-length');
-  return typeof length === 'number' ? length : typeof length === 'string' ? Number(length) || 0 : 0;
 }
