@@ -58,8 +58,8 @@ export interface ControlPlaneOptions {
   serviceNodePortRange?: string;
   /** Feature gates by name (`--feature-gates`), e.g. `{ ServerSideApply: false }`. */
   featureGates?: Record<string, boolean>;
-  /** --show-hidden-metrics-for-version, --disabled-metrics, --allow-metric-labels. */
-  metrics?: Omit<MetricsSettings, 'currentVersion'>;
+  /** --show-hidden-metrics-for-version, --disabled-metrics, --allow-metric-labels; false: no metrics (to measure their cost). */
+  metrics?: Omit<MetricsSettings, 'currentVersion'> | false;
   /** CA bundle (PEM) client certificates are verified against (`--client-ca-file`). Default: the generated CA. */
   clientCaPem?: string;
   /** Static token file (`--token-auth-file`). */

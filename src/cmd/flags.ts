@@ -11,7 +11,7 @@ import type { ControlPlaneOptions } from './control-plane-types.js';
 import { type OidcOptions, validateOidcFlags } from '../auth/authn/oidc.js';
 import { parseFeatureGates } from './feature-gates.js';
 import { knownFeatures } from '../machinery/feature-gate.js';
-import { validateShowHiddenMetricsVersion } from '../machinery/metrics.js';
+import { type MetricsSettings, validateShowHiddenMetricsVersion } from '../machinery/metrics.js';
 import { addLoggingFlags, addMetricsFlags, showPflagDefaults } from './component-flags.js';
 import type { LoggingFlags } from './scheduler-options.js';
 import { SERVED_RELEASE } from '../server/version.js';
@@ -341,7 +341,7 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
 }
 
 /** The metrics settings of the --*-metric* flags; a --show-hidden-metrics-for-version other than the previous minor is upstream's error. */
-function metricsFromFlags(flags: ParsedFlags): NonNullable<ControlPlaneOptions['metrics']> {
+function metricsFromFlags(flags: ParsedFlags): Omit<MetricsSettings, 'currentVersion'> {
   const invalid = validateShowHiddenMetricsVersion({ major: Number(SERVED_RELEASE.major), minor: Number(SERVED_RELEASE.minor) }, flags.showHiddenMetricsForVersion);
   if (invalid) throw new Error(invalid);
   return { showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion, disabledMetrics: flags.disabledMetrics, allowListedLabels: flags.allowMetricLabels };
