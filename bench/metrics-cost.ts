@@ -73,7 +73,16 @@ async function filterCostNs(): Promise<number> {
   const metrics = createApiServerMetrics({ currentVersion: { major: 1, minor: 25 } });
   const registry = { served: () => ({ info: { kind: 'ConfigMap' }, subresources: new Map() }) } as unknown as Registry;
   const filter = withRequestMetrics(metrics, registry, true);
-  const info = { isResourceRequest: true, verb: 'get', apiGroup: '', apiVersion: 'v1', resource: 'configmaps', subresource: '', name: 'x', namespace: 'default' };
+  const info = {
+    isResourceRequest: true,
+    verb: 'get',
+    apiGroup: '',
+    apiVersion: 'v1',
+    resource: 'configmaps',
+    subresource: '',
+    name: 'x',
+    namespace: 'default',
+  };
   const res = { statusCode: 200, headersSent: true };
   const req = { method: 'GET', headers: {} };
   const query = new URLSearchParams();

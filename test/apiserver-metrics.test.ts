@@ -57,7 +57,17 @@ describe('/metrics after traffic', () => {
     assert.equal(one({ verb: 'GET', scope: 'resource', code: '404' })[0]?.value, 1);
     assert.equal(one({ verb: 'LIST', scope: 'namespace', code: '200' })[0]?.value, 1);
     assert.equal(one({ verb: 'WATCH', scope: 'namespace', code: '200' })[0]?.value, 1);
-    assert.deepEqual(Object.keys(f?.samples[0].labels ?? {}).sort(), ['code', 'component', 'dry_run', 'group', 'resource', 'scope', 'subresource', 'verb', 'version']);
+    assert.deepEqual(Object.keys(f?.samples[0].labels ?? {}).sort(), [
+      'code',
+      'component',
+      'dry_run',
+      'group',
+      'resource',
+      'scope',
+      'subresource',
+      'verb',
+      'version',
+    ]);
   });
 
   test("apiserver_request_duration_seconds: a STABLE histogram with upstream's buckets", () => {
@@ -65,7 +75,30 @@ describe('/metrics after traffic', () => {
     assert.equal(f?.type, 'histogram');
     assert.match(f?.help ?? '', /^\[STABLE\] Response latency distribution in seconds/);
     const buckets = samplesOf(families, 'apiserver_request_duration_seconds', { verb: 'GET', resource: 'configmaps' }, '_bucket').map((s) => s.labels.le);
-    assert.deepEqual(buckets, ['0.05', '0.1', '0.2', '0.4', '0.6', '0.8', '1', '1.25', '1.5', '2', '3', '4', '5', '6', '8', '10', '15', '20', '30', '45', '60', '+Inf']);
+    assert.deepEqual(buckets, [
+      '0.05',
+      '0.1',
+      '0.2',
+      '0.4',
+      '0.6',
+      '0.8',
+      '1',
+      '1.25',
+      '1.5',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '8',
+      '10',
+      '15',
+      '20',
+      '30',
+      '45',
+      '60',
+      '+Inf',
+    ]);
     assert.equal(samplesOf(families, 'apiserver_request_duration_seconds', { verb: 'GET', resource: 'configmaps' }, '_count')[0]?.value, 2);
   });
 
@@ -74,7 +107,9 @@ describe('/metrics after traffic', () => {
     const get = samplesOf(families, 'apiserver_response_sizes', { verb: 'GET', resource: 'configmaps' }, '_sum');
     assert.ok((get[0]?.value ?? 0) > 100, 'the GET bodies are counted');
     assert.deepEqual(samplesOf(families, 'apiserver_response_sizes', { verb: 'POST' }, '_count'), []);
-    const les = samplesOf(families, 'apiserver_response_sizes', { verb: 'LIST', resource: 'configmaps', scope: 'namespace' }, '_bucket').map((s) => s.labels.le);
+    const les = samplesOf(families, 'apiserver_response_sizes', { verb: 'LIST', resource: 'configmaps', scope: 'namespace' }, '_bucket').map(
+      (s) => s.labels.le,
+    );
     assert.deepEqual(les, ['1000', '10000', '100000', '1e+06', '1e+07', '1e+08', '1e+09', '+Inf']);
   });
 
@@ -99,7 +134,12 @@ describe('/metrics after traffic', () => {
 
   test('in-flight, audit and process metrics are registered', () => {
     assert.equal(families.get('apiserver_current_inflight_requests')?.type, 'gauge');
-    assert.deepEqual(samplesOf(families, 'apiserver_current_inflight_requests').map((s) => s.labels.request_kind).sort(), ['mutating', 'readOnly']);
+    assert.deepEqual(
+      samplesOf(families, 'apiserver_current_inflight_requests')
+        .map((s) => s.labels.request_kind)
+        .sort(),
+      ['mutating', 'readOnly'],
+    );
     assert.equal(samplesOf(families, 'apiserver_audit_event_total')[0]?.value, 0);
     for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'process_start_time_seconds', 'process_open_fds', 'process_max_fds']) {
       const f = families.get(name);

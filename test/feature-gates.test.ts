@@ -77,7 +77,8 @@ describe('feature gates switch their features', () => {
   });
 
   it('StorageVersionHash=false: discovery names no storage version hash', async () => {
-    const hashOf = (doc: { resources: { name: string; storageVersionHash?: string }[] }) => doc.resources.find((r) => r.name === 'configmaps')?.storageVersionHash;
+    const hashOf = (doc: { resources: { name: string; storageVersionHash?: string }[] }) =>
+      doc.resources.find((r) => r.name === 'configmaps')?.storageVersionHash;
     assert.ok(hashOf((await request(on, 'GET', '/api/v1')).json));
     assert.equal(hashOf((await request(off, 'GET', '/api/v1')).json), undefined);
   });

@@ -342,7 +342,10 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
 
 /** The metrics settings of the --*-metric* flags; a --show-hidden-metrics-for-version other than the previous minor is upstream's error. */
 function metricsFromFlags(flags: ParsedFlags): Omit<MetricsSettings, 'currentVersion'> {
-  const invalid = validateShowHiddenMetricsVersion({ major: Number(SERVED_RELEASE.major), minor: Number(SERVED_RELEASE.minor) }, flags.showHiddenMetricsForVersion);
+  const invalid = validateShowHiddenMetricsVersion(
+    { major: Number(SERVED_RELEASE.major), minor: Number(SERVED_RELEASE.minor) },
+    flags.showHiddenMetricsForVersion,
+  );
   if (invalid) throw new Error(invalid);
   return { showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion, disabledMetrics: flags.disabledMetrics, allowListedLabels: flags.allowMetricLabels };
 }

@@ -69,7 +69,5 @@ export function featureGate(known: FeatureSpecs, set: ReadonlyMap<string, boolea
 
 /** featuregate.KnownFeatures' lines for --help (`Name=true|false (BETA - default=true)`), sorted. */
 export function knownFeatures(known: FeatureSpecs): string[] {
-  return [...known]
-    .map(([name, spec]) => `${name}=true|false (${spec.preRelease} - default=${spec.default})`)
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...known].map(([name, spec]) => `${name}=true|false (${spec.preRelease} - default=${spec.default})`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }

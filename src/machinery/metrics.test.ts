@@ -87,7 +87,10 @@ test('a child records without resolving labels again, and stays valid across a r
   const get = h.child(['GET']);
   get.observe(0.05);
   get.observe(2);
-  assert.match(registry.expose(), /h_seconds_bucket\{verb="GET",le="0\.1"\} 1\nh_seconds_bucket\{verb="GET",le="1"\} 1\nh_seconds_bucket\{verb="GET",le="\+Inf"\} 2\nh_seconds_sum\{verb="GET"\} 2\.05\n/);
+  assert.match(
+    registry.expose(),
+    /h_seconds_bucket\{verb="GET",le="0\.1"\} 1\nh_seconds_bucket\{verb="GET",le="1"\} 1\nh_seconds_bucket\{verb="GET",le="\+Inf"\} 2\nh_seconds_sum\{verb="GET"\} 2\.05\n/,
+  );
   registry.reset();
   assert.equal(registry.expose(), '', 'a reset series is gone until recorded again');
   get.observe(0.5);

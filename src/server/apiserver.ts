@@ -109,10 +109,19 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   // RBAC writes are checked for escalation by the authorizer and the RBAC objects, both built over the registry.
   const rbacIndex = new PolicyIndex();
   const rbacWrites = rbacWriteGuard({ authorizer: () => reviews.authorizer, index: rbacIndex, rbacGroup: rbacGroup(brand) });
-  const metrics = opts.metrics === false ? undefined : createApiServerMetrics({ ...opts.metrics, currentVersion: { major: Number(SERVED_RELEASE.major), minor: Number(SERVED_RELEASE.minor) } });
+  const metrics =
+    opts.metrics === false
+      ? undefined
+      : createApiServerMetrics({ ...opts.metrics, currentVersion: { major: Number(SERVED_RELEASE.major), minor: Number(SERVED_RELEASE.minor) } });
   let registryRef: Registry | undefined;
   // The registry's storage calls are timed (etcd_request_duration_seconds); the health check's are not.
-  const registryStore = metrics ? instrumentStore(store, metrics, storageTypes(() => registryRef)) : store;
+  const registryStore = metrics
+    ? instrumentStore(
+        store,
+        metrics,
+        storageTypes(() => registryRef),
+      )
+    : store;
   const registry = new Registry(
     ALL_RESOURCES,
     brand,

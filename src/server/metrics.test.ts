@@ -20,7 +20,10 @@ test('recordAuditEvent counts apiserver_audit_event_total, shown at zero before 
   assert.match(m.registry.expose(), /\napiserver_audit_event_total 0\n/);
   recordAuditEvent(m);
   recordAuditEvent(m);
-  assert.match(m.registry.expose(), /# HELP apiserver_audit_event_total \[ALPHA\] Counter of audit events generated and sent to the audit backend\.\n# TYPE apiserver_audit_event_total counter\napiserver_audit_event_total 2\n/);
+  assert.match(
+    m.registry.expose(),
+    /# HELP apiserver_audit_event_total \[ALPHA\] Counter of audit events generated and sent to the audit backend\.\n# TYPE apiserver_audit_event_total counter\napiserver_audit_event_total 2\n/,
+  );
 });
 
 test("the in-flight limit's rejections and high watermarks reach the metrics", () => {

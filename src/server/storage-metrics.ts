@@ -12,7 +12,8 @@ import type { ApiServerMetrics } from './metrics.js';
 function storedResources(registry: Registry): ResourceInfo[] {
   const owners = new Map<string, ResourceInfo>();
   for (const g of registry.groups)
-    for (const v of g.versions) for (const info of registry.resourcesOf(g.group, v)) if (!info.conversion && !info.def.virtual) owners.set(info.keyPrefix, info);
+    for (const v of g.versions)
+      for (const info of registry.resourcesOf(g.group, v)) if (!info.conversion && !info.def.virtual) owners.set(info.keyPrefix, info);
   return [...owners.values()];
 }
 

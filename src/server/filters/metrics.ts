@@ -46,7 +46,23 @@ export function withRequestMetrics(metrics: ApiServerMetrics, registry: Registry
       return v;
     };
     const byScope = at(
-      at(at(at(at(at(routes, verb, () => new Map()), dryRun, () => new Map()), info.apiGroup, () => new Map()), info.apiVersion, () => new Map()), info.resource, () => new Map()),
+      at(
+        at(
+          at(
+            at(
+              at(routes, verb, () => new Map()),
+              dryRun,
+              () => new Map(),
+            ),
+            info.apiGroup,
+            () => new Map(),
+          ),
+          info.apiVersion,
+          () => new Map(),
+        ),
+        info.resource,
+        () => new Map(),
+      ),
       info.subresource,
       () => new Map(),
     );
