@@ -109,6 +109,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   // RBAC writes are checked for escalation by the authorizer and the RBAC objects, both built over the registry.
   const rbacIndex = new PolicyIndex();
   const rbacWrites = rbacWriteGuard({ authorizer: () => reviews.authorizer, index: rbacIndex, rbacGroup: rbacGroup(brand) });
+  const features = serverFeatures(opts.featureGates);
   const metrics =
     opts.metrics === false
       ? undefined
@@ -126,7 +127,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     ALL_RESOURCES,
     brand,
     registryStore,
-    { historyMs: opts.watchHistoryMs },
+    { historyMs: opts.watchHistoryMs, progressNotify: features.efficientWatchResumption },
     {
       services: { clusterIPRange: opts.serviceClusterIPRange, nodePortRange: opts.serviceNodePortRange },
       rbacWrites,
@@ -206,7 +207,6 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
   const authentication = authenticationFor(opts.authentication ?? {}, opts.clientCaPem, issuing, registry, brand);
   tokens = authentication.tokens;
-  const features = serverFeatures(opts.featureGates);
   const inFlightCounts = metrics ? inFlightMetrics(metrics) : undefined;
   if (metrics) countStoredObjects(metrics, registry);
   const router = createRouter({

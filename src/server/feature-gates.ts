@@ -23,13 +23,13 @@ export const API_SERVER_FEATURES: FeatureSpecs = new Map([
 export interface ServerFeatures {
   /** APIListChunking: `limit` and `continue` are honoured (off: ignored, the whole list is served). */
   listChunking: boolean;
-  /** APIPriorityAndFairness (read by the fairness filter when there is one). */
+  /** APIPriorityAndFairness: levelled here; the fairness filter (separate work) reads it. */
   priorityAndFairness: boolean;
   /** APIResponseCompression: large responses are gzipped for clients that accept it. */
   responseCompression: boolean;
   /** DryRun: `dryRun=All` is served (off: 400, as upstream). */
   dryRun: boolean;
-  /** EfficientWatchResumption: watches resume from the cache's newest revision via bookmarks. */
+  /** EfficientWatchResumption: the watch caches advance on the store's progress notifications (etcd), not only on events. */
   efficientWatchResumption: boolean;
   /** RemainingItemCount: chunked lists say how many items remain. */
   remainingItemCount: boolean;
