@@ -1,8 +1,8 @@
 /**
  * The request chain, declared once in request order (upstream's DefaultBuildHandlerChain):
- * request info -> HTTP logging -> panic recovery -> request timeout -> authentication ->
- * impersonation -> in-flight limit -> authorization -> request metrics -> feature gates ->
- * handler (non-resource paths here, resource paths in resource-routes.ts).
+ * request info -> HTTP logging -> response feature gates -> panic recovery -> request timeout ->
+ * authentication -> impersonation -> in-flight limit -> authorization -> request metrics ->
+ * request feature gates -> handler (non-resource paths here, resource paths in resource-routes.ts).
  * Each filter is one file under filters/.
  */
 import type { Brand } from '../machinery/brand.js';
@@ -25,7 +25,7 @@ import { withImpersonation } from './filters/impersonation.js';
 import { withMaxInFlight } from './filters/max-in-flight.js';
 import { DEFAULT_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS, type RouterConfig } from './router-config.js';
 import { withAuthorization } from './filters/authorization.js';
-import { withFeatureGates } from './filters/feature-gates.js';
+import { withRequestFeatureGates, withResponseFeatureGates } from './filters/feature-gates.js';
 import { withRequestMetrics } from './filters/metrics.js';
 import { serverFeatures } from './feature-gates.js';
 
@@ -46,18 +46,20 @@ export function createRouter(cfg: RouterConfig): (req: Request, res: Response) =
     }));
     return documents;
   };
+  const features = cfg.features ?? serverFeatures();
   // Upstream's DefaultBuildHandlerChain, outermost first. A filter not built yet is simply absent.
   const filters: Filter[] = [
     withRequestInfo,
     withHTTPLogging,
+    withResponseFeatureGates(features),
     withPanicRecovery(cfg.brand),
     withRequestTimeout(cfg.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
     withAuthentication(cfg.authenticator),
     withImpersonation(cfg.authorizer, cfg.brand),
     withMaxInFlight(cfg.inFlight ?? DEFAULT_IN_FLIGHT, cfg.inFlightCounts),
     withAuthorization(cfg.authorizer),
-    cfg.metrics ? withRequestMetrics(cfg.metrics, cfg.registry, cfg.features?.serverSideApply !== false) : undefined,
-    withFeatureGates(cfg.features ?? serverFeatures()),
+    cfg.metrics ? withRequestMetrics(cfg.metrics, cfg.registry, features.serverSideApply) : undefined,
+    withRequestFeatureGates(features),
   ].filter((f): f is Filter => f !== undefined);
   const chain = buildChain(filters, (state) => {
     if (state.info.isResourceRequest) return serveResource(cfg, state.req, state.res, state.info, state.query, state.user as UserInfo);
