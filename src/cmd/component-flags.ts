@@ -106,9 +106,10 @@ export function normalizeArgs(argv: readonly string[]): string[] {
   return out;
 }
 
-/** --help shows defaults as pflag prints them (durations and lists in their flag syntax). */
-export function showPflagDefaults(cmd: Command): void {
+/** --help shows defaults as pflag prints them (durations and lists in their flag syntax); `only`: just these flags. */
+export function showPflagDefaults(cmd: Command, only?: readonly string[]): void {
   for (const opt of cmd.options) {
+    if (only !== undefined && !only.includes(opt.long ?? '')) continue;
     const shown = SHOWN_DEFAULTS.get(opt.long ?? '');
     if (shown !== undefined) opt.defaultValueDescription = shown;
   }

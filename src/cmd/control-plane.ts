@@ -103,6 +103,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     inFlight: opts.inFlight,
     watchHistoryMs: opts.compactionIntervalMs ?? FIVE_MINUTES,
     featureGates: opts.featureGates,
+    metrics: opts.metrics,
     serviceAccountAdmission: opts.serviceAccountAdmission,
   }).catch((err: unknown) => {
     if (err instanceof Error && err.message === NO_SPACE_MESSAGE) {

@@ -1,40 +1,25 @@
 /**
- * `--feature-gates=Key=bool,...` as upstream's component-base parses it: the gates of the API
- * this server describes, each a Go boolean; an unknown gate or a bad value is an error.
+ * `--feature-gates=Key=bool,...` as upstream's component-base parses it (machinery/feature-gate.ts):
+ * the API server's gates with their levels, or a component's own table of defaults.
  */
-import { parseBoolError, parseGoBool } from '../machinery/go-bool.js';
+import { type FeatureSpec, type FeatureSpecs, parseFeatureGateFlag } from '../machinery/feature-gate.js';
+import { klog } from '../machinery/klog.js';
+import { API_SERVER_FEATURES } from '../server/feature-gates.js';
 
-/** The gates of the spec's API, with their defaults. */
-export const FEATURE_GATE_DEFAULTS: Readonly<Record<string, boolean>> = {
-  APIListChunking: true,
-  APIPriorityAndFairness: true,
-  APIResponseCompression: true,
-  DryRun: true,
-  EfficientWatchResumption: true,
-  RemainingItemCount: true,
-  ServerSideApply: true,
-  WarningHeaders: true,
-  WatchBookmark: true,
-};
+function specsOf(known: FeatureSpecs | Readonly<Record<string, boolean>>): FeatureSpecs {
+  if (known instanceof Map) return known;
+  return new Map(Object.entries(known).map(([k, v]): [string, FeatureSpec] => [k, { default: v, preRelease: v ? 'BETA' : 'ALPHA' }]));
+}
 
-/** The gates a flag value sets (merged over previous, as repeated flags accumulate). */
+/** The gates a flag value sets (merged over previous, as repeated flags accumulate); GA and deprecated gates warn as upstream. */
 export function parseFeatureGates(
   value: string,
   previous: Record<string, boolean> = {},
-  known: Readonly<Record<string, boolean>> = FEATURE_GATE_DEFAULTS,
+  known: FeatureSpecs | Readonly<Record<string, boolean>> = API_SERVER_FEATURES,
 ): Record<string, boolean> {
-  const out = { ...previous };
-  for (const part of value.split(',')) {
-    const s = part.trim();
-    if (s === '') continue;
-    const eq = s.indexOf('=');
-    if (eq < 0) throw new Error(`missing bool value for ${s}`);
-    const key = s.slice(0, eq).trim();
-    const raw = s.slice(eq + 1).trim();
-    const v = parseGoBool(raw);
-    if (v === undefined) throw new Error(`invalid value of ${key}=${raw}, err: ${parseBoolError(raw)}`);
-    if (!Object.hasOwn(known, key)) throw new Error(`unrecognized feature gate: ${key}`);
-    out[key] = v;
-  }
+  const set = parseFeatureGateFlag(value, new Map(Object.entries(previous)), specsOf(known), (text) => klog.warning(text));
+  // Only known gate names reach the record: none is an Object.prototype key.
+  const out: Record<string, boolean> = {};
+  for (const [k, v] of set) out[k] = v;
   return out;
 }

@@ -10,6 +10,12 @@ import { collect, duration, flagValue, goBoolFlag, integer, list } from './flag-
 import type { ControlPlaneOptions } from './control-plane-types.js';
 import { type OidcOptions, validateOidcFlags } from '../auth/authn/oidc.js';
 import { parseFeatureGates } from './feature-gates.js';
+import { knownFeatures } from '../machinery/feature-gate.js';
+import { type MetricsSettings, validateShowHiddenMetricsVersion } from '../machinery/metrics.js';
+import { addLoggingFlags, addMetricsFlags, showPflagDefaults } from './component-flags.js';
+import type { LoggingFlags } from './scheduler-options.js';
+import { SERVED_RELEASE } from '../server/version.js';
+import { API_SERVER_FEATURES } from '../server/feature-gates.js';
 import {
   type AuthorizationMode,
   type AuthorizationSettings,
@@ -26,7 +32,6 @@ function featureGates(value: string, previous: Record<string, boolean> | undefin
 }
 
 const port = integer(0, 65535, 'a port number from 0 to 65535 (0 picks a free port)');
-const verbosity = integer(0, 2 ** 31 - 1, 'a log level: a whole number, 0 or more');
 // etcd's int64 flag: 0 means the default (2 GiB) and a negative value no quota at all.
 const quotaBytes = integer(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 'a number of bytes');
 
@@ -48,7 +53,7 @@ const count = integer(0, Number.MAX_SAFE_INTEGER, 'a whole number, 0 or more');
 
 /** A command with every API server flag, each with its default in --help. */
 export function apiServerCommand(name: string, description: string): Command {
-  return new Command(name)
+  const cmd = new Command(name)
     .description(description)
     .option('--data-dir <dir>', 'directory of the embedded store, certificates and admin.kubeconfig', './.orch')
     .option('--secure-port <port>', 'HTTPS port (0 picks a free port)', port, 6443)
@@ -140,11 +145,22 @@ export function apiServerCommand(name: string, description: string): Command {
     .option('--min-request-timeout <seconds>', 'watches without timeoutSeconds end after a random time between this and twice this', count, 1800)
     .option('--max-requests-inflight <n>', 'read-only requests served at once before 429 (watches and system:masters not counted; 0: no limit)', count, 400)
     .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once before 429 (0: no limit)', count, 200)
-    .option('--feature-gates <gates>', 'comma-separated key=value pairs that switch features on or off (e.g. ServerSideApply=false)', featureGates)
-    .option('-v, --v <level>', 'log verbosity', verbosity, 0);
+    .option(
+      '--feature-gates <gates>',
+      `A set of key=value pairs that describe feature gates for alpha/experimental features. Options are:\n${knownFeatures(API_SERVER_FEATURES).join('\n')}`,
+      featureGates,
+    );
+  // The metrics and klog flags are the components' own (component-flags.ts), defined once.
+  addMetricsFlags(cmd);
+  addLoggingFlags(cmd);
+  showPflagDefaults(cmd, ['--disabled-metrics', '--allow-metric-labels', '--vmodule', '--log-backtrace-at', '--log-flush-frequency']);
+  return cmd;
 }
 
-interface ParsedFlags {
+interface ParsedFlags extends LoggingFlags {
+  showHiddenMetricsForVersion?: string;
+  disabledMetrics: string[];
+  allowMetricLabels: Map<string, string[]>;
   dataDir: string;
   securePort: number;
   bindAddress: string;
@@ -206,7 +222,6 @@ interface ParsedFlags {
   minRequestTimeout: number;
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
-  v: number;
 }
 
 /** The OIDC authenticator's settings from the --oidc-* flags (undefined without an issuer); throws upstream's errors. */
@@ -320,8 +335,19 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     requestTimeoutMs: flags.requestTimeout,
     minRequestTimeoutSeconds: flags.minRequestTimeout,
     inFlight: { maxRequestsInflight: flags.maxRequestsInflight, maxMutatingRequestsInflight: flags.maxMutatingRequestsInflight },
+    metrics: metricsFromFlags(flags),
     ...(flags.featureGates ? { featureGates: flags.featureGates } : {}),
   };
+}
+
+/** The metrics settings of the --*-metric* flags; a --show-hidden-metrics-for-version other than the previous minor is upstream's error. */
+function metricsFromFlags(flags: ParsedFlags): Omit<MetricsSettings, 'currentVersion'> {
+  const invalid = validateShowHiddenMetricsVersion(
+    { major: Number(SERVED_RELEASE.major), minor: Number(SERVED_RELEASE.minor) },
+    flags.showHiddenMetricsForVersion,
+  );
+  if (invalid) throw new Error(invalid);
+  return { showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion, disabledMetrics: flags.disabledMetrics, allowListedLabels: flags.allowMetricLabels };
 }
 
 /** The serving pair of --tls-cert-file and --tls-private-key-file, checked to be a certificate and its key. */

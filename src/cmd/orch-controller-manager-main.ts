@@ -17,6 +17,7 @@ import { type Brand, brandFor } from '../machinery/brand.js';
 import type { HealthCheck } from '../machinery/health.js';
 import { klog } from '../machinery/klog.js';
 import { MetricsRegistry, validateShowHiddenMetricsVersion } from '../machinery/metrics.js';
+import { registerProcessMetrics } from '../machinery/process-metrics.js';
 import { readKubeconfig } from '../pki/kubeconfig-read.js';
 import { componentHandler } from '../serving/component-handler.js';
 import type { RunningServer } from '../serving/servers.js';
@@ -107,6 +108,7 @@ async function run(f: ControllerManagerFlags, brand: Brand, lease: { name: strin
     disabledMetrics: f.disabledMetrics,
     allowListedLabels: f.allowMetricLabels,
   });
+  registerProcessMetrics(registry);
   const servers: RunningServer[] = [];
   let controllers: RunningControllers | undefined;
   let elector: LeaderElector | undefined;

@@ -9,6 +9,7 @@ import { stringify } from 'yaml';
 import type { HealthCheck } from '../machinery/health.js';
 import { klog } from '../machinery/klog.js';
 import { MetricsRegistry } from '../machinery/metrics.js';
+import { registerProcessMetrics } from '../machinery/process-metrics.js';
 import { registerSchedulerMetrics } from '../scheduler/metrics.js';
 import { componentHandler } from '../serving/component-handler.js';
 import { type RunningServer, startInsecureServing } from '../serving/servers.js';
@@ -66,6 +67,7 @@ export async function main(argv: readonly string[]): Promise<void> {
 async function run(setup: SchedulerSetup): Promise<void> {
   const registry = new MetricsRegistry(setup.metrics);
   const metrics = registerSchedulerMetrics(registry);
+  registerProcessMetrics(registry);
   let runtime: RunningScheduler | undefined;
   const leaderElect = setup.completed.leaderElection.leaderElect;
   // Upstream: `leaderElection` when leader election is on, otherwise `ping`.

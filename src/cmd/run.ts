@@ -5,6 +5,9 @@ import { startControlPlane } from './control-plane.js';
 import type { ControlPlane } from './control-plane-types.js';
 import { optionsFromFlags } from './flags.js';
 import { startupErrorLine } from './startup-errors.js';
+import { normalizeArgs } from './component-flags.js';
+import { loggingFromFlags } from './scheduler-options.js';
+import { klog } from '../machinery/klog.js';
 
 /**
  * Parses argv with cmd, starts, and stops gracefully on a signal. A flag commander refuses
@@ -12,9 +15,11 @@ import { startupErrorLine } from './startup-errors.js';
  * the problem and its fix, never a stack trace.
  */
 export async function runServer(cmd: Command, label: string, controllers: boolean): Promise<void> {
-  cmd.parse(process.argv);
+  // pflag's spellings (`-v=3`, `--log_dir`) as the other components accept them.
+  cmd.parse(normalizeArgs(process.argv.slice(2)), { from: 'user' });
   let cp: ControlPlane;
   try {
+    klog.configure(loggingFromFlags(cmd.opts(), label));
     // Only `orch` defines --disable-scheduler; `orch-apiserver` runs neither controllers nor scheduler.
     const scheduler = controllers && cmd.opts<{ disableScheduler?: boolean }>().disableScheduler !== true;
     cp = await startControlPlane({ ...optionsFromFlags(cmd.opts()), controllers, scheduler });

@@ -80,3 +80,22 @@ test('a summary exposes its sum and count', () => {
     '# HELP s_seconds [ALPHA] S.\n# TYPE s_seconds summary\ns_seconds_sum{operation="bind"} 0.75\ns_seconds_count{operation="bind"} 2\n',
   );
 });
+
+test('a child records without resolving labels again, and stays valid across a reset', () => {
+  const registry = new MetricsRegistry({ currentVersion: { major: 1, minor: 25 } });
+  const h = registry.histogram({ name: 'h_seconds', help: 'H.', labels: ['verb'], buckets: [0.1, 1] });
+  const get = h.child(['GET']);
+  get.observe(0.05);
+  get.observe(2);
+  assert.match(
+    registry.expose(),
+    /h_seconds_bucket\{verb="GET",le="0\.1"\} 1\nh_seconds_bucket\{verb="GET",le="1"\} 1\nh_seconds_bucket\{verb="GET",le="\+Inf"\} 2\nh_seconds_sum\{verb="GET"\} 2\.05\n/,
+  );
+  registry.reset();
+  assert.equal(registry.expose(), '', 'a reset series is gone until recorded again');
+  get.observe(0.5);
+  assert.match(registry.expose(), /h_seconds_count\{verb="GET"\} 1\n/);
+  const disabled = new MetricsRegistry({ currentVersion: { major: 1, minor: 25 }, disabledMetrics: ['c_total'] });
+  disabled.counter({ name: 'c_total', help: 'C.' }).child().inc();
+  assert.equal(disabled.expose(), '');
+});

@@ -18,7 +18,8 @@ export interface MetricOptions {
   labels?: readonly string[];
   /** Histogram upper bounds (without +Inf). */
   buckets?: readonly number[];
-  stability?: 'ALPHA' | 'STABLE';
+  /** NONE: a raw Prometheus collector's metric (the process metrics), HELP without a level. */
+  stability?: 'ALPHA' | 'STABLE' | 'NONE';
   /** `major.minor.patch` the metric was deprecated in. */
   deprecatedVersion?: string;
 }
@@ -73,9 +74,57 @@ export function goFloat(f: number): string {
 interface Series {
   labels: string[];
   value: number;
+  /** Recorded since the last reset (a reset keeps series objects so pre-resolved children stay valid). */
+  touched: boolean;
   /** Histogram: per-bucket (non-cumulative) counts, then sum. */
   counts?: number[];
   sum?: number;
+}
+
+/**
+ * One label combination resolved once (its label values checked against the allow-list, its
+ * series found): recording through it is a few number updates, for hot paths.
+ */
+export interface MetricChild {
+  inc(by?: number): void;
+  add(by: number): void;
+  set(value: number): void;
+  observe(v: number): void;
+}
+
+const NOOP_CHILD: MetricChild = { inc() {}, add() {}, set() {}, observe() {} };
+
+class SeriesChild implements MetricChild {
+  constructor(
+    private readonly s: Series,
+    private readonly buckets: readonly number[],
+    private readonly counter: boolean,
+  ) {}
+  inc(by = 1): void {
+    if (this.counter && by < 0) throw new Error('counter cannot decrease');
+    this.s.value += by;
+    this.s.touched = true;
+  }
+  add(by: number): void {
+    this.s.value += by;
+    this.s.touched = true;
+  }
+  set(value: number): void {
+    this.s.value = value;
+    this.s.touched = true;
+  }
+  observe(v: number): void {
+    const s = this.s;
+    s.sum = (s.sum ?? 0) + v;
+    s.value++;
+    s.touched = true;
+    const counts = s.counts;
+    if (counts === undefined) return;
+    const b = this.buckets;
+    let i = 0;
+    while (i < b.length && v > b[i]) i++;
+    counts[i]++;
+  }
 }
 
 /** One metric family; a disabled or hidden one records nothing and is never shown. */
@@ -90,18 +139,25 @@ export class Metric {
     this.labelNames = opts.labels ?? [];
   }
 
-  private get(values: readonly string[]): Series | undefined {
+  /** The child of these label values, resolved now; a hidden or disabled metric's records nothing. */
+  child(values: readonly string[] = []): MetricChild {
+    const s = this.get(values, false);
+    return s ? new SeriesChild(s, this.opts.buckets ?? [], this.type === 'counter') : NOOP_CHILD;
+  }
+
+  private get(values: readonly string[], touch = true): Series | undefined {
     if (!this.registry.isShown(this.opts)) return undefined;
     if (values.length !== this.labelNames.length) throw new Error(`${this.opts.name}: want ${this.labelNames.length} label values, got ${values.length}`);
     const allowed = values.map((v, i) => this.registry.allowedValue(this.opts.name, this.labelNames[i], v));
     const key = allowed.join('\u0000');
     let s = this.series.get(key);
     if (!s) {
-      s = { labels: allowed, value: 0 };
+      s = { labels: allowed, value: 0, touched: false };
       if (this.type === 'histogram') s.counts = new Array((this.opts.buckets ?? []).length + 1).fill(0);
       if (this.type === 'histogram' || this.type === 'summary') s.sum = 0;
       this.series.set(key, s);
     }
+    if (touch) s.touched = true;
     return s;
   }
 
@@ -141,9 +197,14 @@ export class Metric {
     s.value++;
   }
 
-  /** Forgets every series (DELETE /metrics resets, as upstream's HandlerWithReset). */
+  /** Forgets every series (DELETE /metrics resets, as upstream's HandlerWithReset); children stay usable. */
   reset(): void {
-    this.series.clear();
+    for (const s of this.series.values()) {
+      s.value = 0;
+      s.touched = false;
+      if (s.counts) s.counts.fill(0);
+      if (s.sum !== undefined) s.sum = 0;
+    }
   }
 
   /** The family in the text format ('' when it has no series or is not shown). */
@@ -151,10 +212,11 @@ export class Metric {
     if (!this.registry.isShown(this.opts)) return '';
     // A metric without labels exists from its registration (client_golang shows it at zero).
     if (this.labelNames.length === 0 && this.series.size === 0) this.get([]);
-    if (this.series.size === 0) return '';
+    const rows = [...this.series.values()].filter((s) => s.touched || this.labelNames.length === 0);
+    if (rows.length === 0) return '';
     const { name } = this.opts;
     let out = `# HELP ${name} ${escapeHelp(this.registry.helpText(this.opts))}\n# TYPE ${name} ${this.type}\n`;
-    const rows = [...this.series.values()].sort((a, b) => compareLabels(a.labels, b.labels));
+    rows.sort((a, b) => compareLabels(a.labels, b.labels));
     const sortedIdx = this.labelNames.map((n, i) => [n, i] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     for (const s of rows) {
       const pairs = sortedIdx.map(([n, i]) => `${n}="${escapeLabel(s.labels[i])}"`);
@@ -200,6 +262,7 @@ export function validateShowHiddenMetricsVersion(current: { major: number; minor
 export class MetricsRegistry {
   private readonly metrics = new Map<string, Metric>();
   private readonly disabled: Set<string>;
+  private readonly collectors: (() => void)[] = [];
   constructor(private readonly settings: MetricsSettings) {
     this.disabled = new Set(settings.disabledMetrics ?? []);
   }
@@ -240,7 +303,7 @@ export class MetricsRegistry {
   }
 
   helpText(opts: MetricOptions): string {
-    const level = `[${opts.stability ?? 'ALPHA'}] `;
+    const level = opts.stability === 'NONE' ? '' : `[${opts.stability ?? 'ALPHA'}] `;
     return opts.deprecatedVersion ? `${level}(Deprecated since ${opts.deprecatedVersion}) ${opts.help}` : `${level}${opts.help}`;
   }
 
@@ -249,8 +312,14 @@ export class MetricsRegistry {
     return allowed === undefined || allowed.includes(value) ? value : 'unexpected';
   }
 
+  /** Runs before every exposition: values read at scrape time (process figures, object counts) are set here. */
+  onCollect(collect: () => void): void {
+    this.collectors.push(collect);
+  }
+
   /** Every shown family in the text format, sorted by name. */
   expose(): string {
+    for (const c of this.collectors) c();
     return [...this.metrics.keys()]
       .sort()
       .map((n) => this.metrics.get(n)?.expose() ?? '')

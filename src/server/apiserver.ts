@@ -22,6 +22,11 @@ import { rbacWriteGuard } from './rbac-write-guard.js';
 import { rbacGroup } from '../api/rbac/rbac-validation.js';
 import type { InFlightLimits } from './filters/max-in-flight.js';
 import { buildDiscovery } from './discovery.js';
+import { serverFeatures } from './feature-gates.js';
+import { createApiServerMetrics, inFlightMetrics } from './metrics.js';
+import { instrumentStore } from './instrumented-store.js';
+import { countStoredObjects, storageTypes } from './storage-metrics.js';
+import type { MetricsSettings } from '../machinery/metrics.js';
 import { hookCheck, type HealthCheck } from './health.js';
 import { createRouter } from './router.js';
 import { issuerDocuments } from './service-account-issuer.js';
@@ -30,7 +35,7 @@ import { reviewToken } from './token-review.js';
 import type { TokenAuthenticator } from '../auth/authn/token.js';
 import type { ReviewDeps } from '../registry/reviews.js';
 import { listen, type ListenerOptions } from './listener.js';
-import { versionInfo } from './version.js';
+import { SERVED_RELEASE, versionInfo } from './version.js';
 import { startCrdController } from './crd/controller.js';
 
 export interface ApiServerOptions {
@@ -58,6 +63,11 @@ export interface ApiServerOptions {
   serviceNodePortRange?: string;
   /** Feature gates (`--feature-gates`); ServerSideApply defaults to on. */
   featureGates?: Readonly<Record<string, boolean>>;
+  /**
+   * --show-hidden-metrics-for-version, --disabled-metrics, --allow-metric-labels; false: no
+   * /metrics and no recording (for measuring what recording costs).
+   */
+  metrics?: Omit<MetricsSettings, 'currentVersion'> | false;
   /** The ServiceAccount admission plugin (upstream: on by default). Default true. */
   serviceAccountAdmission?: boolean;
   /** Authentication beyond client certificates (tokens, proxy, anonymous). */
@@ -99,11 +109,25 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   // RBAC writes are checked for escalation by the authorizer and the RBAC objects, both built over the registry.
   const rbacIndex = new PolicyIndex();
   const rbacWrites = rbacWriteGuard({ authorizer: () => reviews.authorizer, index: rbacIndex, rbacGroup: rbacGroup(brand) });
+  const features = serverFeatures(opts.featureGates);
+  const metrics =
+    opts.metrics === false
+      ? undefined
+      : createApiServerMetrics({ ...opts.metrics, currentVersion: { major: Number(SERVED_RELEASE.major), minor: Number(SERVED_RELEASE.minor) } });
+  let registryRef: Registry | undefined;
+  // The registry's storage calls are timed (etcd_request_duration_seconds); the health check's are not.
+  const registryStore = metrics
+    ? instrumentStore(
+        store,
+        metrics,
+        storageTypes(() => registryRef),
+      )
+    : store;
   const registry = new Registry(
     ALL_RESOURCES,
     brand,
-    store,
-    { historyMs: opts.watchHistoryMs },
+    registryStore,
+    { historyMs: opts.watchHistoryMs, progressNotify: features.efficientWatchResumption },
     {
       services: { clusterIPRange: opts.serviceClusterIPRange, nodePortRange: opts.serviceNodePortRange },
       rbacWrites,
@@ -111,6 +135,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       tokens: tokenIssuer(issuing),
     },
   );
+  registryRef = registry;
   await registry.startCaches();
   const authorization = authorizationFor(opts.authorization ?? { modes: [] }, registry, brand, rbacIndex);
   reviews.authorizer = authorization.authorizer;
@@ -182,7 +207,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
   const authentication = authenticationFor(opts.authentication ?? {}, opts.clientCaPem, issuing, registry, brand);
   tokens = authentication.tokens;
+  const inFlightCounts = metrics ? inFlightMetrics(metrics) : undefined;
+  if (metrics) countStoredObjects(metrics, registry);
   const router = createRouter({
+    metrics,
+    inFlightCounts,
     registry,
     brand,
     admission,
@@ -193,11 +222,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
     inFlight: opts.inFlight,
     reviews,
-    discovery: buildDiscovery(registry, brand, `${host}:${listener.port}`),
+    discovery: buildDiscovery(registry, brand, `${host}:${listener.port}`, features.storageVersionHash),
     version: versionInfo(),
     health,
     shuttingDown: shutdownSignal,
-    serverSideApply: opts.featureGates?.ServerSideApply !== false,
+    features,
   });
 
   await bootstrapNamespaces(registry);

@@ -75,12 +75,12 @@ export interface DiscoveryDocuments {
  * Every discovery document of a registry, rebuilt on the first read after its registrations
  * change (a resource added or removed while serving).
  */
-export function buildDiscovery(registry: Registry, brand: Brand, serverAddress: string): DiscoveryDocuments {
+export function buildDiscovery(registry: Registry, brand: Brand, serverAddress: string, storageVersionHashes = true): DiscoveryDocuments {
   let generation = registry.generation;
-  let built = buildDocuments(registry, brand, serverAddress);
+  let built = buildDocuments(registry, brand, serverAddress, storageVersionHashes);
   const current = (): DiscoveryDocuments => {
     if (generation !== registry.generation) {
-      built = buildDocuments(registry, brand, serverAddress);
+      built = buildDocuments(registry, brand, serverAddress, storageVersionHashes);
       generation = registry.generation;
     }
     return built;
@@ -104,7 +104,8 @@ export function buildDiscovery(registry: Registry, brand: Brand, serverAddress: 
   };
 }
 
-function buildDocuments(registry: Registry, brand: Brand, serverAddress: string): DiscoveryDocuments {
+// storageVersionHashes: the StorageVersionHash gate (off: no resource names its hash).
+function buildDocuments(registry: Registry, brand: Brand, serverAddress: string, storageVersionHashes: boolean): DiscoveryDocuments {
   const legacyVersions = JSON.stringify({
     kind: 'APIVersions',
     versions: ['v1'],
@@ -124,7 +125,7 @@ function buildDocuments(registry: Registry, brand: Brand, serverAddress: string)
     for (const v of g.versions) {
       const resources: Record<string, unknown>[] = [];
       for (const info of registry.resourcesOf(g.group, v)) {
-        resources.push(apiResource(info, info.def.virtual ? undefined : owners.get(info.keyPrefix)));
+        resources.push(apiResource(info, info.def.virtual || !storageVersionHashes ? undefined : owners.get(info.keyPrefix)));
         for (const sub of subresourcesOf(info, brand)) {
           resources.push({
             name: `${info.plural}/${sub.name}`,

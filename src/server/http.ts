@@ -59,8 +59,32 @@ export function readBody(req: Request): Promise<Buffer> {
 /** Responses at least this large are gzipped for clients that accept it (upstream's APIResponseCompression threshold). */
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
 
-/** True when the request's Accept-Encoding lists gzip (with a non-zero q). */
+/**
+ * Responses of a server whose APIResponseCompression or WarningHeaders gate is off (marked once
+ * per request by the router, and only then: with the gates on nothing is marked or looked up
+ * until a response is large or warns).
+ */
+const uncompressed = new WeakSet<Request>();
+const unwarned = new WeakSet<Response>();
+
+/** APIResponseCompression off: this request's responses are never gzipped. */
+export function disableCompression(req: Request): void {
+  uncompressed.add(req);
+}
+
+/** WarningHeaders off: this response carries no Warning headers (upstream installs no warning recorder). */
+export function disableWarnings(res: Response): void {
+  unwarned.add(res);
+}
+
+/** True when the request's Accept-Encoding lists gzip (with a non-zero q) and the server compresses API responses. */
 export function acceptsGzip(req: Request | undefined): boolean {
+  if (req !== undefined && uncompressed.has(req)) return false;
+  return acceptsGzipEncoding(req);
+}
+
+/** True when the request's Accept-Encoding lists gzip (the OpenAPI handler's own gzip ignores the gate, as upstream's). */
+export function acceptsGzipEncoding(req: Request | undefined): boolean {
   const header = req?.headers['accept-encoding'];
   const value = Array.isArray(header) ? header.join(',') : (header ?? '');
   return value.split(',').some((part) => {
@@ -70,8 +94,23 @@ export function acceptsGzip(req: Request | undefined): boolean {
   });
 }
 
+// The body length of each answered response (before compression), for apiserver_response_sizes:
+// headers given to writeHead are not readable back from the response.
+const bodySizes = new WeakMap<Response, number>();
+
+/** Records the bytes of a body written in pieces (a streamed list). */
+export function recordBodySize(res: Response, bytes: number): void {
+  bodySizes.set(res, bytes);
+}
+
+/** The length of the body the response was answered with (0 when none was recorded). */
+export function bodySize(res: Response): number {
+  return bodySizes.get(res) ?? 0;
+}
+
 /** Ends a response with a complete body, gzipped when it is large and the client accepts gzip. */
 export function writeBody(res: Response, code: number, contentType: string, bytes: Buffer): void {
+  bodySizes.set(res, bytes.length);
   if (bytes.length >= GZIP_THRESHOLD_BYTES && acceptsGzip((res as { req?: Request }).req)) {
     const zipped = gzipSync(bytes);
     res.writeHead(code, { 'content-type': contentType, 'content-encoding': 'gzip', vary: 'Accept-Encoding', 'content-length': zipped.length });
@@ -139,7 +178,7 @@ const warningValue = (text: string): string => headerBytes(`299 - ${goQuote(text
  * pass 4096 runes, every text is cut to 256 runes, and texts past the limit again are dropped.
  */
 export function addWarning(res: Response, text: string): void {
-  if (text === '') return;
+  if (text === '' || unwarned.has(res)) return;
   let state = warningStates.get(res);
   if (state === undefined) warningStates.set(res, (state = { texts: [], seen: new Set(), written: 0, truncating: false }));
   if (state.truncating && state.written >= WARNINGS_TOTAL_RUNES) return;

@@ -91,7 +91,8 @@ export async function serveResource(
         subresource: sub,
         output: { encodings: ['json'], pretty: false, protobufMediaType: '' },
         shuttingDown: cfg.shuttingDown,
-        serverSideApply: cfg.serverSideApply !== false,
+        serverSideApply: cfg.features?.serverSideApply !== false,
+        remainingItemCount: cfg.features?.remainingItemCount !== false,
         minRequestTimeoutSeconds: cfg.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS,
       });
       return;
@@ -125,7 +126,8 @@ export async function serveResource(
     subresource: sub,
     output: { encodings, pretty, protobufMediaType, as },
     shuttingDown: cfg.shuttingDown,
-    serverSideApply: cfg.serverSideApply !== false,
+    serverSideApply: cfg.features?.serverSideApply !== false,
+    remainingItemCount: cfg.features?.remainingItemCount !== false,
     minRequestTimeoutSeconds: cfg.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS,
   });
 }

@@ -7,8 +7,10 @@ import type { Authenticator } from '../auth/authn/authenticator.js';
 import type { HealthCheck } from './health.js';
 import type { DiscoveryDocuments } from './discovery.js';
 import type { ReviewDeps } from '../registry/reviews.js';
-import type { InFlightLimits } from './filters/max-in-flight.js';
+import type { InFlightCounts, InFlightLimits } from './filters/max-in-flight.js';
+import type { ApiServerMetrics } from './metrics.js';
 import type { IssuerDocuments } from './service-account-issuer.js';
+import type { ServerFeatures } from './feature-gates.js';
 
 /** Upstream's --request-timeout default (1m0s). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -29,8 +31,12 @@ export interface RouterConfig {
   health: { livez: HealthCheck[]; readyz: HealthCheck[]; healthz: HealthCheck[] };
   /** Resolves when the server begins shutting down (long requests end then). */
   shuttingDown: Promise<void>;
-  /** The ServerSideApply feature gate (default on). */
-  serverSideApply?: boolean;
+  /** The server's metrics (/metrics and the request metrics filter); none: neither. */
+  metrics?: ApiServerMetrics;
+  /** The in-flight limit's counts, read by the metrics. */
+  inFlightCounts?: InFlightCounts;
+  /** What the feature gates switch (default: every gate at its default). */
+  features?: ServerFeatures;
   /** --request-timeout in ms (0: none). */
   requestTimeoutMs?: number;
   /** The service-account issuer's discovery documents. */

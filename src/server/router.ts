@@ -1,12 +1,13 @@
 /**
  * The request chain, declared once in request order (upstream's DefaultBuildHandlerChain):
- * request info -> panic recovery -> request timeout -> authentication -> impersonation ->
- * in-flight limit ->
- * authorization -> handler (non-resource paths here, resource paths in resource-routes.ts).
+ * request info -> HTTP logging -> response feature gates -> panic recovery -> request timeout ->
+ * authentication -> impersonation -> in-flight limit -> authorization -> request metrics ->
+ * request feature gates -> handler (non-resource paths here, resource paths in resource-routes.ts).
  * Each filter is one file under filters/.
  */
 import type { Brand } from '../machinery/brand.js';
 import type { UserInfo } from '../machinery/user.js';
+import type { MetricsRegistry } from '../machinery/metrics.js';
 import { writeBody, writeError, type Request, type Response } from './http.js';
 import { negotiate } from '../codec/negotiation.js';
 import { methodNotAllowed, pathNotFound } from '../machinery/status.js';
@@ -16,6 +17,7 @@ import { serveHealth } from './health.js';
 import { serveIssuerDocument } from './service-account-issuer.js';
 import { buildChain, type Filter, type RequestState } from './filters/chain.js';
 import { withRequestInfo } from './filters/request-info.js';
+import { withHTTPLogging } from './filters/http-log.js';
 import { withPanicRecovery } from './filters/panic-recovery.js';
 import { withRequestTimeout } from './filters/timeout.js';
 import { withAuthentication } from './filters/authentication.js';
@@ -23,6 +25,9 @@ import { withImpersonation } from './filters/impersonation.js';
 import { withMaxInFlight } from './filters/max-in-flight.js';
 import { DEFAULT_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS, type RouterConfig } from './router-config.js';
 import { withAuthorization } from './filters/authorization.js';
+import { withRequestFeatureGates, withResponseFeatureGates } from './filters/feature-gates.js';
+import { withRequestMetrics } from './filters/metrics.js';
+import { serverFeatures } from './feature-gates.js';
 
 /** The OpenAPI documents and the handler serving them. */
 interface OpenAPI {
@@ -41,16 +46,21 @@ export function createRouter(cfg: RouterConfig): (req: Request, res: Response) =
     }));
     return documents;
   };
+  const features = cfg.features ?? serverFeatures();
   // Upstream's DefaultBuildHandlerChain, outermost first. A filter not built yet is simply absent.
   const filters: Filter[] = [
     withRequestInfo,
+    withHTTPLogging,
+    withResponseFeatureGates(features),
     withPanicRecovery(cfg.brand),
     withRequestTimeout(cfg.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
     withAuthentication(cfg.authenticator),
     withImpersonation(cfg.authorizer, cfg.brand),
-    withMaxInFlight(cfg.inFlight ?? DEFAULT_IN_FLIGHT),
+    withMaxInFlight(cfg.inFlight ?? DEFAULT_IN_FLIGHT, cfg.inFlightCounts),
     withAuthorization(cfg.authorizer),
-  ];
+    cfg.metrics ? withRequestMetrics(cfg.metrics, cfg.registry, features.serverSideApply) : undefined,
+    withRequestFeatureGates(features),
+  ].filter((f): f is Filter => f !== undefined);
   const chain = buildChain(filters, (state) => {
     if (state.info.isResourceRequest) return serveResource(cfg, state.req, state.res, state.info, state.query, state.user as UserInfo);
     return handleNonResource(cfg, openapi, state.req, state.res, state.path, state.query);
@@ -76,6 +86,7 @@ async function handleNonResource(
     // Check names may contain slashes (`poststarthook/<name>`), as upstream serves them.
     return serveHealth(first, cfg.health[first], segments.slice(1).join('/'), query, res);
   }
+  if (path === '/metrics' && cfg.metrics) return serveMetrics(cfg.metrics.registry, req, res);
   if (req.method !== 'GET' && req.method !== 'HEAD') throw pathNotFound();
   if (cfg.issuerDocuments && serveIssuerDocument(cfg.issuerDocuments, path, res)) return;
   const ranges = parseAccept(req.headers.accept as string | undefined);
@@ -102,6 +113,21 @@ async function handleNonResource(
   const list = d.resourceLists.get(path.replace(/\/$/, ''));
   if (list !== undefined) return writeRaw(res, list);
   throw pathNotFound();
+}
+
+/** /metrics in the Prometheus text format; DELETE resets every metric (upstream's MetricsWithReset, profiling on). */
+function serveMetrics(registry: MetricsRegistry, req: Request, res: Response): void {
+  if (req.method === 'DELETE') {
+    registry.reset();
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end('metrics reset\n');
+    return;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed();
+  const body = Buffer.from(registry.expose());
+  res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': body.length });
+  if (req.method === 'HEAD') res.end();
+  else res.end(body);
 }
 
 function writeRaw(res: Response, json: string): void {

@@ -14,7 +14,7 @@ import { chooseEncoding, contentTypeOf } from '../codec/serialize.js';
 import type { Obj } from '../machinery/object.js';
 import { entryObject } from '../registry/cache-entry.js';
 import type { EntryList } from '../registry/list.js';
-import { acceptsGzip, GZIP_THRESHOLD_BYTES, writeBody, writeObject, type Request, type Response } from './http.js';
+import { acceptsGzip, GZIP_THRESHOLD_BYTES, recordBodySize, writeBody, writeObject, type Request, type Response } from './http.js';
 import type { ResourceRequest } from './handlers/resource-request.js';
 
 /** The longest the writer runs before it lets other requests in. */
@@ -198,7 +198,9 @@ export async function writePieces(res: Response, body: Pieces): Promise<void> {
       res.once('close', () => zip.destroy());
       out = zip;
     }
+    let written = 0;
     const write = async (chunk: Buffer) => {
+      written += chunk.length;
       if (out.write(chunk) || closed) return;
       await new Promise<void>((resolve) => {
         wake = resolve;
@@ -226,6 +228,7 @@ export async function writePieces(res: Response, body: Pieces): Promise<void> {
         if (closed) return;
       }
       out.end();
+      recordBodySize(res, written);
     } catch (err) {
       // Headers are out: a Status cannot follow, and ending would pass a cut body off as whole.
       console.error('list response failed after its head was written:', err);

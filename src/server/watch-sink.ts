@@ -6,6 +6,8 @@
  * event until it is cut, never a socket write, and never slows the other watchers or writers.
  */
 import type { Response } from './http.js';
+import type { MetricChild } from '../machinery/metrics.js';
+import { watchEventCounter } from './metrics.js';
 
 export interface WatchSinkOptions {
   /** Bytes of lines that may wait for the socket before the watcher is ended. */
@@ -45,10 +47,15 @@ export class WatchSink {
     this.flush();
   };
 
+  /** apiserver_watch_events_total of this watch's kind, when the metrics filter counts it. */
+  private readonly events: MetricChild | undefined;
+
   constructor(
     private readonly res: Response,
     private readonly opts: WatchSinkOptions,
-  ) {}
+  ) {
+    this.events = watchEventCounter(res);
+  }
 
   /** True once the watcher was ended for falling behind. */
   get overflowed(): boolean {
@@ -107,6 +114,7 @@ export class WatchSink {
   }
 
   private write(line: Buffer): boolean {
+    this.events?.inc();
     return (this.res.write as (chunk: Buffer) => boolean)(this.opts.encode ? this.opts.encode(line) : line);
   }
 

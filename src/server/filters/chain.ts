@@ -18,6 +18,8 @@ export interface RequestState {
   query: URLSearchParams;
   /** Set by the request-info filter (first). */
   info: RequestInfo;
+  /** performance.now() when the request reached the chain (upstream's request-received timestamp). */
+  received: number;
   /** Set by the authentication filter. */
   user?: UserInfo;
 }

@@ -20,21 +20,49 @@ export interface InFlightLimits {
   maxMutatingRequestsInflight: number;
 }
 
-export function withMaxInFlight(limits: InFlightLimits): Filter {
-  const inFlight = { readOnly: 0, mutating: 0 };
+type RequestKind = 'readOnly' | 'mutating';
+
+/**
+ * The limit's counts, shared with the metrics: requests in flight by kind, the highest count
+ * since the watermarks were last read (upstream reports the maximum of the last second, not
+ * a moment's count), and a hook for each rejection.
+ */
+export class InFlightCounts {
+  readonly current = { readOnly: 0, mutating: 0 };
+  private readonly high = { readOnly: 0, mutating: 0 };
+  constructor(readonly onDropped: (kind: RequestKind) => void = () => {}) {}
+
+  enter(kind: RequestKind): void {
+    if (++this.current[kind] > this.high[kind]) this.high[kind] = this.current[kind];
+  }
+
+  leave(kind: RequestKind): void {
+    this.current[kind]--;
+  }
+
+  /** The highest counts since the last call; the watermarks start again from the current counts. */
+  watermarks(): { readOnly: number; mutating: number } {
+    const out = { ...this.high };
+    this.high.readOnly = this.current.readOnly;
+    this.high.mutating = this.current.mutating;
+    return out;
+  }
+}
+
+export function withMaxInFlight(limits: InFlightLimits, counts = new InFlightCounts()): Filter {
+  const inFlight = counts.current;
   return (state, next) => {
     if (isLongRunning(state.info) || state.user?.groups.includes('system:masters')) return next(state);
     const kind = NON_MUTATING_VERBS.has(state.info.verb) ? 'readOnly' : 'mutating';
     const limit = kind === 'readOnly' ? limits.maxRequestsInflight : limits.maxMutatingRequestsInflight;
     if (limit <= 0) return next(state);
     if (inFlight[kind] >= limit) {
+      counts.onDropped(kind);
       tooManyRequests(state.res);
       return Promise.resolve();
     }
-    inFlight[kind]++;
-    const release = () => {
-      inFlight[kind]--;
-    };
+    counts.enter(kind);
+    const release = () => counts.leave(kind);
     try {
       return next(state).finally(release);
     } catch (err) {

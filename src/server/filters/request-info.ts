@@ -3,6 +3,7 @@ import { requestInfo } from '../request-info.js';
 import type { Filter } from './chain.js';
 
 export const withRequestInfo: Filter = (state, next) => {
+  state.received = performance.now();
   const rawUrl = state.req.url ?? '/';
   const q = rawUrl.indexOf('?');
   state.path = q < 0 ? rawUrl : rawUrl.slice(0, q);

@@ -13,6 +13,7 @@ export async function handleList(r: ResourceRequest): Promise<void> {
   const plan = planList(opts, r.ctx.brand);
   const selection = selectionFor(r.scope.info, opts);
   const list = await lister.list(r.namespace, opts, plan, selection);
+  if (!r.remainingItemCount) delete list.metadata.remainingItemCount;
   // Written a batch at a time, in any representation (stream-list.ts).
   return streamList(r, list);
 }

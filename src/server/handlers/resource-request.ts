@@ -33,6 +33,8 @@ export interface ResourceRequest {
   shuttingDown: Promise<void>;
   /** The ServerSideApply feature gate: apply patches and managedFields tracking. */
   serverSideApply: boolean;
+  /** The RemainingItemCount feature gate: chunked lists say how many items remain. */
+  remainingItemCount: boolean;
   /** --min-request-timeout: a watch without timeoutSeconds lasts 1-2x this. */
   minRequestTimeoutSeconds: number;
 }

@@ -6,7 +6,7 @@
  */
 import { parseMediaType } from '../../codec/accept.js';
 import { pathNotFound } from '../../machinery/status.js';
-import { acceptsGzip, type Request, type Response } from '../http.js';
+import { acceptsGzipEncoding, type Request, type Response } from '../http.js';
 import type { OpenAPIDocuments, Representation } from './documents.js';
 
 const JSON_TYPE = 'application/json';
@@ -80,7 +80,7 @@ function serveContent(req: Request, res: Response, c: Content): void {
     return;
   }
   let body = c.rep.bytes;
-  if (c.gzip && body.length >= GZIP_MIN_SIZE && acceptsGzip(req)) {
+  if (c.gzip && body.length >= GZIP_MIN_SIZE && acceptsGzipEncoding(req)) {
     body = c.rep.gzipped();
     headers['content-encoding'] = 'gzip';
   }

@@ -342,3 +342,39 @@ describe('Cacher relist', () => {
     cacher.stop();
   });
 });
+
+describe('EfficientWatchResumption', () => {
+  /** A remote store (as etcd) whose watch reports progress through the callback it was given. */
+  function progressingStore() {
+    let progress: ((revision: number) => void) | undefined;
+    const store = {
+      remote: true,
+      range: async () => ({ items: [], more: false, count: 0, revision: 5 }),
+      watch: (_prefix: string, _from: number, _sink: unknown, _onError: unknown, onProgress?: (revision: number) => void) => {
+        progress = onProgress;
+        return () => {};
+      },
+      currentRevision: () => 5,
+    } as unknown as Store;
+    return { store, notify: (revision: number) => progress?.(revision) };
+  }
+  const toEntry = () => ({}) as unknown as CacheEntry;
+
+  it('on (the default): the cache is as fresh as the store says it has delivered', async () => {
+    const { store, notify } = progressingStore();
+    const cacher = new Cacher(store, '/registry/configmaps/', toEntry);
+    await cacher.start();
+    notify(9);
+    assert.equal(cacher.currentRevision(), 9);
+    cacher.stop();
+  });
+
+  it('off: progress notifications are not asked for, and the cache advances only on events', async () => {
+    const { store, notify } = progressingStore();
+    const cacher = new Cacher(store, '/registry/configmaps/', toEntry, { progressNotify: false });
+    await cacher.start();
+    notify(9);
+    assert.equal(cacher.currentRevision(), 5);
+    cacher.stop();
+  });
+});

@@ -47,6 +47,11 @@ export interface CacherOptions {
   /** Most bytes of events kept (as eventBytes charges them); default DEFAULT_MAX_HISTORY_BYTES. */
   maxBytes?: number;
   now?: () => number;
+  /**
+   * The EfficientWatchResumption gate (default on): the cache advances on the store's progress
+   * notifications, not only on events, so bookmarks and resumed watches carry a fresh revision.
+   */
+  progressNotify?: boolean;
 }
 
 /** Receives the cache's events in revision order; returns false to be dropped (e.g. buffer full). */
@@ -68,6 +73,7 @@ export class Cacher {
   private waiterPoll: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
   private relistTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly progressNotify: boolean;
 
   constructor(
     private readonly store: Store,
@@ -81,6 +87,7 @@ export class Cacher {
       opts.now ?? Date.now,
       opts.maxBytes ?? DEFAULT_MAX_HISTORY_BYTES,
     );
+    this.progressNotify = opts.progressNotify !== false;
   }
 
   /** Lists the store and starts the watch that keeps the cache current. */
@@ -113,7 +120,7 @@ export class Cacher {
       revision,
       (events) => this.apply(events),
       (err) => this.failed(err),
-      (progress) => this.progressed(progress),
+      this.progressNotify ? (progress) => this.progressed(progress) : undefined,
     );
     this.resolveWaiters();
     // A local store whose commits can interleave with the list (not ours today) gets a second try.
@@ -190,6 +197,11 @@ export class Cacher {
     let i = prefix === this.prefix ? 0 : lowerBound(keys, prefix);
     for (; i < keys.length && keys[i].startsWith(prefix); i++) out.push(this.entries.get(keys[i]) as CacheEntry);
     return out;
+  }
+
+  /** How many objects the cache holds (apiserver_storage_objects, without a store count). */
+  objectCount(): number {
+    return this.entries.size;
   }
 
   /** One current entry. */
