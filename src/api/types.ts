@@ -6,6 +6,7 @@ import type { Brand } from '../machinery/brand.js';
 import type { Obj } from '../machinery/object.js';
 import type { UserInfo } from '../machinery/user.js';
 import type { FieldError } from '../machinery/status.js';
+import type { KindConversion } from './conversion/kind-conversion.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -145,11 +146,25 @@ export interface ResourceDefinition {
   printerColumns?: readonly PrinterColumn[];
   /** Served as a `Warning` header on every request of this version (a deprecated custom resource version). */
   deprecationWarning?: string;
+  /** Upstream's prerelease lifecycle of a deprecated built-in version (its generated APILifecycle* values). */
+  lifecycle?: ApiLifecycle;
+  /**
+   * The conversion capability of a kind served at several versions; set on every version of it.
+   * The storage version's definition owns the storage; the others are views (`storage`).
+   */
+  kindConversion?: KindConversion;
   /**
    * The schema published for the kind when it is not one of the built-in definitions (a custom
    * resource's): definitions by upstream's name, the kind's own first.
    */
   openAPI?: { name: string; definitions: Readonly<Record<string, unknown>> };
+}
+
+/** When a version was deprecated and removed upstream (`"1.23"`), and what replaces it. */
+export interface ApiLifecycle {
+  deprecated: string;
+  removed: string;
+  replacement?: { groupStem: string; branded: boolean; version: string; kind: string };
 }
 
 /** JSON paths (`.spec.replicas`) of a custom resource's scale subresource, as its CRD declares them. */

@@ -11,6 +11,7 @@ import type { KeyValue } from '../storage/interface.js';
 import type { Obj } from '../machinery/object.js';
 import type { Brand } from '../machinery/brand.js';
 import type { ResourceInfo } from './resource-info.js';
+import { storedVersion } from '../api/conversion/kind-conversion.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -44,12 +45,22 @@ export function encodeForStorage(info: ResourceInfo, obj: Obj, brand: Brand): Ui
 /** The served object of a stored key-value, with resourceVersion set from its modRevision. */
 export function decodeFromStorage(info: ResourceInfo, kv: KeyValue, brand: Brand): Obj {
   const stored = JSON.parse(decoder.decode(kv.value)) as Obj;
-  const obj = info.conversion ? info.conversion.fromStorage(stored, brand) : stored;
+  const obj = info.conversion ? info.conversion.fromStorage(stored, brand) : fromOlderVersion(info, stored, brand);
   obj.apiVersion = info.apiVersion;
   obj.kind = info.kind;
   const meta = (obj.metadata ??= {});
   meta.resourceVersion = String(kv.modRevision);
   return obj;
+}
+
+/**
+ * A stored object of a multi-version kind read by its storage version's owner: one written at
+ * another version (before the storage version moved, e.g. autoscaling/v1 HPAs) is converted.
+ */
+function fromOlderVersion(info: ResourceInfo, stored: Obj, brand: Brand): Obj {
+  const kc = info.def.kindConversion;
+  if (kc === undefined || stored.apiVersion === info.apiVersion) return stored;
+  return kc.convert(stored, storedVersion(kc, stored), info.version, brand);
 }
 
 /**
@@ -60,7 +71,8 @@ export function servedJson(info: ResourceInfo, value: Uint8Array, revision: numb
   if (info.conversion) return undefined;
   const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   // A custom resource stored at another version (its CRD's storage version changed) is decoded and relabelled.
-  if (info.def.storagePrefix !== undefined && !startsWith(bytes, apiVersionOpening(info))) return undefined;
+  // So is a built-in object stored at another version of its kind.
+  if ((info.def.storagePrefix !== undefined || info.def.kindConversion !== undefined) && !startsWith(bytes, apiVersionOpening(info))) return undefined;
   const at = bytes.indexOf(METADATA_OPEN);
   if (at < 0) return undefined;
   const cut = at + METADATA_OPEN.length;
