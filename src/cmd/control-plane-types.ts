@@ -1,4 +1,5 @@
 /** The embeddable control plane's options and handle (see startControlPlane in control-plane.ts). */
+import type { RuntimeConfig } from '../api/runtime-config.js';
 import type { RequestHeaderOptions } from '../auth/authn/request-header.js';
 import type { OidcOptions } from '../auth/authn/oidc.js';
 import type { AuthenticationSettings } from '../server/authentication-config.js';
@@ -57,6 +58,8 @@ export interface ControlPlaneOptions {
   serviceNodePortRange?: string;
   /** Feature gates by name (`--feature-gates`), e.g. `{ ServerSideApply: false }`. */
   featureGates?: Record<string, boolean>;
+  /** `--runtime-config` pairs (key -> value, '' for a bare key), already checked against the served APIs. */
+  runtimeConfig?: RuntimeConfig;
   /** CA bundle (PEM) client certificates are verified against (`--client-ca-file`). Default: the generated CA. */
   clientCaPem?: string;
   /** Static token file (`--token-auth-file`). */

@@ -109,6 +109,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     inFlight: opts.inFlight,
     watchHistoryMs: opts.compactionIntervalMs ?? FIVE_MINUTES,
     featureGates: opts.featureGates,
+    runtimeConfig: opts.runtimeConfig,
     serviceAccountAdmission: opts.serviceAccountAdmission,
   }).catch((err: unknown) => {
     if (err instanceof Error && err.message === NO_SPACE_MESSAGE) {

@@ -10,6 +10,9 @@ import { collect, duration, flagValue, goBoolFlag, integer, list } from './flag-
 import type { ControlPlaneOptions } from './control-plane-types.js';
 import { type OidcOptions, validateOidcFlags } from '../auth/authn/oidc.js';
 import { parseFeatureGates } from './feature-gates.js';
+import { parseRuntimeConfig, servedDefinitions } from '../api/runtime-config.js';
+import { ALL_RESOURCES } from '../api/catalogue.js';
+import { brandFor } from '../machinery/brand.js';
 import {
   type AuthorizationMode,
   type AuthorizationSettings,
@@ -23,6 +26,11 @@ function featureGates(value: string, previous: Record<string, boolean> | undefin
   } catch (e) {
     throw new InvalidArgumentError(e instanceof Error ? e.message : String(e));
   }
+}
+
+/** Repeated --runtime-config flags add to one map, as upstream's ConfigurationMap. */
+function runtimeConfigFlag(value: string, previous: Map<string, string> | undefined): Map<string, string> {
+  return parseRuntimeConfig(value, previous ?? new Map());
 }
 
 const port = integer(0, 65535, 'a port number from 0 to 65535 (0 picks a free port)');
@@ -140,6 +148,11 @@ export function apiServerCommand(name: string, description: string): Command {
     .option('--min-request-timeout <seconds>', 'watches without timeoutSeconds end after a random time between this and twice this', count, 1800)
     .option('--max-requests-inflight <n>', 'read-only requests served at once before 429 (watches and system:masters not counted; 0: no limit)', count, 400)
     .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once before 429 (0: no limit)', count, 200)
+    .option(
+      '--runtime-config <pairs>',
+      'comma-separated <group>/<version>[=true|false] (or <group>/<version>/<resource>, api/all, api/ga, api/beta, api/alpha =true|false) switching APIs on or off; alpha versions are off by default',
+      runtimeConfigFlag,
+    )
     .option('--feature-gates <gates>', 'comma-separated key=value pairs that switch features on or off (e.g. ServerSideApply=false)', featureGates)
     .option('-v, --v <level>', 'log verbosity', verbosity, 0);
 }
@@ -167,6 +180,7 @@ interface ParsedFlags {
   livezGracePeriod: number;
   shutdownDelayDuration: number;
   featureGates?: Record<string, boolean>;
+  runtimeConfig?: Map<string, string>;
   clientCaFile?: string;
   tokenAuthFile?: string;
   enableBootstrapTokenAuth: boolean;
@@ -321,7 +335,18 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     minRequestTimeoutSeconds: flags.minRequestTimeout,
     inFlight: { maxRequestsInflight: flags.maxRequestsInflight, maxMutatingRequestsInflight: flags.maxMutatingRequestsInflight },
     ...(flags.featureGates ? { featureGates: flags.featureGates } : {}),
+    ...(flags.runtimeConfig ? { runtimeConfig: checkedRuntimeConfig(flags.runtimeConfig, flags.kubernetesCompat) } : {}),
   };
+}
+
+/** --runtime-config checked against what this server serves: a bad key or value stops start-up here. */
+function checkedRuntimeConfig(config: Map<string, string>, kubernetesCompat: boolean): Map<string, string> {
+  try {
+    servedDefinitions(ALL_RESOURCES, config, brandFor(kubernetesCompat));
+  } catch (e) {
+    throw new Error(`--runtime-config: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return config;
 }
 
 /** The serving pair of --tls-cert-file and --tls-private-key-file, checked to be a certificate and its key. */

@@ -3,6 +3,8 @@
  * TLS listener, with upstream's start-up (post-start hooks) and graceful shutdown sequence.
  */
 import { ALL_RESOURCES } from '../api/catalogue.js';
+import { type RuntimeConfig, servedDefinitions } from '../api/runtime-config.js';
+import type { DeprecatedRequestRecorder } from './deprecation.js';
 import type { Brand } from '../machinery/brand.js';
 import type { Store } from '../storage/interface.js';
 import { Registry } from '../registry/registry.js';
@@ -58,6 +60,10 @@ export interface ApiServerOptions {
   serviceNodePortRange?: string;
   /** Feature gates (`--feature-gates`); ServerSideApply defaults to on. */
   featureGates?: Readonly<Record<string, boolean>>;
+  /** `--runtime-config`, parsed: which group versions and resources are served (default: all but alpha). */
+  runtimeConfig?: RuntimeConfig;
+  /** Called on every request to a deprecated API version (the `apiserver_requested_deprecated_apis` gauge). */
+  recordDeprecatedRequest?: DeprecatedRequestRecorder;
   /** The ServiceAccount admission plugin (upstream: on by default). Default true. */
   serviceAccountAdmission?: boolean;
   /** Authentication beyond client certificates (tokens, proxy, anonymous). */
@@ -100,7 +106,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const rbacIndex = new PolicyIndex();
   const rbacWrites = rbacWriteGuard({ authorizer: () => reviews.authorizer, index: rbacIndex, rbacGroup: rbacGroup(brand) });
   const registry = new Registry(
-    ALL_RESOURCES,
+    servedDefinitions(ALL_RESOURCES, opts.runtimeConfig ?? new Map(), brand),
     brand,
     store,
     { historyMs: opts.watchHistoryMs },
@@ -192,6 +198,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     requestTimeoutMs: opts.requestTimeoutMs,
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
     inFlight: opts.inFlight,
+    recordDeprecatedRequest: opts.recordDeprecatedRequest,
     reviews,
     discovery: buildDiscovery(registry, brand, `${host}:${listener.port}`),
     version: versionInfo(),

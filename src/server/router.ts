@@ -52,7 +52,7 @@ export function createRouter(cfg: RouterConfig): (req: Request, res: Response) =
     withAuthorization(cfg.authorizer),
   ];
   const chain = buildChain(filters, (state) => {
-    if (state.info.isResourceRequest) return serveResource(cfg, state.req, state.res, state.info, state.query, state.user as UserInfo);
+    if (state.info.isResourceRequest) return serveResource(cfg, state);
     return handleNonResource(cfg, openapi, state.req, state.res, state.path, state.query);
   });
   return (req, res) => {
