@@ -110,6 +110,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     watchHistoryMs: opts.compactionIntervalMs ?? FIVE_MINUTES,
     featureGates: opts.featureGates,
     runtimeConfig: opts.runtimeConfig,
+    recordDeprecatedRequest: opts.recordDeprecatedRequest,
     serviceAccountAdmission: opts.serviceAccountAdmission,
   }).catch((err: unknown) => {
     if (err instanceof Error && err.message === NO_SPACE_MESSAGE) {
