@@ -59,7 +59,9 @@ describe('--runtime-config at start-up', () => {
   after(() => rm(dir, { recursive: true, force: true }));
 
   function start(value: string): Promise<{ code: number | null; stderr: string }> {
-    const child = spawn(process.execPath, [APISERVER, '--data-dir', join(dir, 'data'), '--secure-port', '0', '--runtime-config', value], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [APISERVER, '--data-dir', join(dir, 'data'), '--secure-port', '0', '--runtime-config', value], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d) => {
       stderr += d;

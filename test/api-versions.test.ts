@@ -58,7 +58,10 @@ describe('API versions', () => {
   });
 
   it('reads an object created at v1 at v2 and v2beta2', async () => {
-    const created = await call('POST', hpas('v1'), { metadata: { name: 'from-v1' }, spec: { scaleTargetRef: TARGET, maxReplicas: 4, targetCPUUtilizationPercentage: 60 } });
+    const created = await call('POST', hpas('v1'), {
+      metadata: { name: 'from-v1' },
+      spec: { scaleTargetRef: TARGET, maxReplicas: 4, targetCPUUtilizationPercentage: 60 },
+    });
     assert.equal(created.status, 201, created.text);
     const v2 = (await call('GET', `${hpas('v2')}/from-v1`)).json;
     assert.equal(v2.apiVersion, 'autoscaling/v2');
@@ -165,7 +168,9 @@ describe('API versions', () => {
       const doc = (await call('GET', `/openapi/v3/apis/autoscaling/${v}`, undefined, { accept: 'application/json' })).json;
       assert.ok(doc.components.schemas[`io.k8s.api.autoscaling.${v}.HorizontalPodAutoscaler`], v);
     }
-    const flow = await call('GET', '/apis/flowcontrol.apiserver.orch.io/v1beta1/prioritylevelconfigurations', undefined, { accept: 'application/vnd.orch.protobuf' });
+    const flow = await call('GET', '/apis/flowcontrol.apiserver.orch.io/v1beta1/prioritylevelconfigurations', undefined, {
+      accept: 'application/vnd.orch.protobuf',
+    });
     assert.equal(flow.status, 200);
     const swagger = (await call('GET', '/openapi/v2', undefined, { accept: 'application/json' })).json;
     assert.ok(swagger.paths['/apis/autoscaling/v2beta2/namespaces/{namespace}/horizontalpodautoscalers/{name}']);
@@ -194,7 +199,10 @@ describe('deprecated versions through kubectl (--kubernetes-compat)', () => {
         /^Warning: autoscaling\/v2beta2 HorizontalPodAutoscaler is deprecated in v1\.23\+, unavailable in v1\.26\+; use autoscaling\/v2 HorizontalPodAutoscaler$/m,
       );
       const flow = await kubectl.run(['get', 'flowschemas.v1beta1.flowcontrol.apiserver.k8s.io']);
-      assert.match(flow.stderr, /^Warning: flowcontrol\.apiserver\.k8s\.io\/v1beta1 FlowSchema is deprecated in v1\.23\+, unavailable in v1\.26\+; use flowcontrol\.apiserver\.k8s\.io\/v1beta2 FlowSchema$/m);
+      assert.match(
+        flow.stderr,
+        /^Warning: flowcontrol\.apiserver\.k8s\.io\/v1beta1 FlowSchema is deprecated in v1\.23\+, unavailable in v1\.26\+; use flowcontrol\.apiserver\.k8s\.io\/v1beta2 FlowSchema$/m,
+      );
       const preferred = await kubectl.run(['get', 'hpa', '-A']);
       assert.equal(preferred.code, 0, preferred.stderr);
       assert.doesNotMatch(preferred.stderr, /Warning/);

@@ -16,15 +16,21 @@ function served(config: string, brand = ORCH_BRAND): Set<string> {
 
 describe('--runtime-config', () => {
   it('parses as cliflag.ConfigurationMap: trimmed pairs, bare keys empty, later pairs win, empty items skipped', () => {
-    assert.deepEqual([...parseRuntimeConfig(' batch/v1 = false ,,api/alpha=true,batch/v1')], [
-      ['batch/v1', ''],
-      ['api/alpha', 'true'],
-    ]);
+    assert.deepEqual(
+      [...parseRuntimeConfig(' batch/v1 = false ,,api/alpha=true,batch/v1')],
+      [
+        ['batch/v1', ''],
+        ['api/alpha', 'true'],
+      ],
+    );
     const repeated = parseRuntimeConfig('a/v1=false', parseRuntimeConfig('b/v1'));
-    assert.deepEqual([...repeated], [
-      ['b/v1', ''],
-      ['a/v1', 'false'],
-    ]);
+    assert.deepEqual(
+      [...repeated],
+      [
+        ['b/v1', ''],
+        ['a/v1', 'false'],
+      ],
+    );
   });
 
   it('serves everything but alpha versions by default', () => {

@@ -6,7 +6,6 @@ import type { Brand } from '../machinery/brand.js';
 import type { Obj } from '../machinery/object.js';
 import type { UserInfo } from '../machinery/user.js';
 import type { FieldError } from '../machinery/status.js';
-import type { KindConversion } from './conversion/kind-conversion.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -77,6 +76,19 @@ export interface Conversion {
   toStorage(obj: Obj, brand: Brand): Obj;
   /** Stored object -> served object. */
   fromStorage(obj: Obj, brand: Brand): Obj;
+}
+
+/** The conversion capability of one multi-version kind. */
+export interface KindConversion {
+  readonly groupStem: string;
+  readonly branded: boolean;
+  readonly kind: string;
+  /** The version objects are stored at (upstream's storage version). */
+  readonly storageVersion: string;
+  /** Every version this kind converts between, the storage version first. */
+  readonly versions: readonly string[];
+  /** obj (at `from`) as an object of version `to`, apiVersion and kind set. Never mutates obj. */
+  convert(obj: Obj, from: string, to: string, brand: Brand): Obj;
 }
 
 export interface ResourceDefinition {

@@ -117,7 +117,10 @@ function horizontalPodAutoscalerPrinter(brand: Brand): TablePrinter {
         [
           nameOf(hpa),
           `${strAt(hpa, 'spec.scaleTargetRef.kind')}/${strAt(hpa, 'spec.scaleTargetRef.name')}`,
-          formatHPAMetrics(listAt(hpa, 'spec.metrics').map((m) => metricFromV2(m, 'target')), listAt(hpa, 'status.currentMetrics').map((m) => metricFromV2(m, 'current'))),
+          formatHPAMetrics(
+            listAt(hpa, 'spec.metrics').map((m) => metricFromV2(m, 'target')),
+            listAt(hpa, 'status.currentMetrics').map((m) => metricFromV2(m, 'current')),
+          ),
           min === undefined ? '<unset>' : String(min),
           numAt(hpa, 'spec.maxReplicas'),
           numAt(hpa, 'status.currentReplicas'),

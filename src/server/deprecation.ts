@@ -65,7 +65,10 @@ export function deprecationOf(info: ResourceInfo, brand: Brand): Deprecation | u
   let d = computed.get(info);
   if (d === undefined) {
     const lifecycle = info.def.lifecycle;
-    d = lifecycle !== undefined && isDeprecated(lifecycle) ? { warning: deprecationWarning(info, lifecycle, brand), removedRelease: removedRelease(lifecycle) } : null;
+    d =
+      lifecycle !== undefined && isDeprecated(lifecycle)
+        ? { warning: deprecationWarning(info, lifecycle, brand), removedRelease: removedRelease(lifecycle) }
+        : null;
     computed.set(info, d);
   }
   return d ?? undefined;

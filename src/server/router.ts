@@ -6,7 +6,6 @@
  * Each filter is one file under filters/.
  */
 import type { Brand } from '../machinery/brand.js';
-import type { UserInfo } from '../machinery/user.js';
 import { writeBody, writeError, type Request, type Response } from './http.js';
 import { negotiate } from '../codec/negotiation.js';
 import { methodNotAllowed, pathNotFound } from '../machinery/status.js';

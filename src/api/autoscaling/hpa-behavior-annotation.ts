@@ -9,7 +9,9 @@ import { goStructMarshal } from '../../machinery/go-json.js';
 
 function rulesToGo(rules: Rec | undefined): Rec | null {
   if (rules === undefined) return null;
-  const policies = Array.isArray(rules.policies) ? records(rules.policies).map((p) => ({ Type: p.type ?? '', Value: p.value ?? 0, PeriodSeconds: p.periodSeconds ?? 0 })) : null;
+  const policies = Array.isArray(rules.policies)
+    ? records(rules.policies).map((p) => ({ Type: p.type ?? '', Value: p.value ?? 0, PeriodSeconds: p.periodSeconds ?? 0 }))
+    : null;
   return { StabilizationWindowSeconds: rules.stabilizationWindowSeconds ?? null, SelectPolicy: rules.selectPolicy ?? null, Policies: policies };
 }
 

@@ -37,9 +37,11 @@ function validateMetricTarget(t: Rec, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const type = str(t.type);
   if (type === '') errs.push(required(`${path}.type`, 'must specify a metric target type'));
-  if (type !== 'Utilization' && type !== 'Value' && type !== 'AverageValue') errs.push(invalid(`${path}.type`, type, 'must be either Utilization, Value, or AverageValue'));
+  if (type !== 'Utilization' && type !== 'Value' && type !== 'AverageValue')
+    errs.push(invalid(`${path}.type`, type, 'must be either Utilization, Value, or AverageValue'));
   errs.push(...positiveQuantity(t.value, `${path}.value`), ...positiveQuantity(t.averageValue, `${path}.averageValue`));
-  if (typeof t.averageUtilization === 'number' && t.averageUtilization < 1) errs.push(invalid(`${path}.averageUtilization`, t.averageUtilization, 'must be greater than 0'));
+  if (typeof t.averageUtilization === 'number' && t.averageUtilization < 1)
+    errs.push(invalid(`${path}.averageUtilization`, t.averageUtilization, 'must be greater than 0'));
   return errs;
 }
 
@@ -65,14 +67,20 @@ function validateSource(field: string, s: Rec, path: string): FieldError[] {
   const target = `${path}.target`;
   switch (field) {
     case 'object': {
-      const errs = [...validateCrossVersionObjectReference(rec(s.describedObject), `${path}.describedObject`), ...validateMetricIdentifier(rec(s.metric), `${path}.metric`), ...validateMetricTarget(t, target)];
+      const errs = [
+        ...validateCrossVersionObjectReference(rec(s.describedObject), `${path}.describedObject`),
+        ...validateMetricIdentifier(rec(s.metric), `${path}.metric`),
+        ...validateMetricTarget(t, target),
+      ];
       if (!isSet(t.value) && !isSet(t.averageValue)) errs.push(required(`${target}.averageValue`, 'must set either a target value or averageValue'));
       return errs;
     }
     case 'external': {
       const errs = [...validateMetricIdentifier(rec(s.metric), `${path}.metric`), ...validateMetricTarget(t, target)];
-      if (!isSet(t.value) && !isSet(t.averageValue)) errs.push(required(`${target}.averageValue`, 'must set either a target value for metric or a per-pod target'));
-      if (isSet(t.value) && isSet(t.averageValue)) errs.push(forbiddenField(`${target}.value`, 'may not set both a target value for metric and a per-pod target'));
+      if (!isSet(t.value) && !isSet(t.averageValue))
+        errs.push(required(`${target}.averageValue`, 'must set either a target value for metric or a per-pod target'));
+      if (isSet(t.value) && isSet(t.averageValue))
+        errs.push(forbiddenField(`${target}.value`, 'may not set both a target value for metric and a per-pod target'));
       return errs;
     }
     case 'pods': {
@@ -92,8 +100,10 @@ function validateSource(field: string, s: Rec, path: string): FieldError[] {
         else errs.push(...isDNS1123Label(container).map((m) => invalid(`${path}.container`, container, m)));
       }
       errs.push(...validateMetricTarget(t, target));
-      if (!isSet(t.averageUtilization) && !isSet(t.averageValue)) errs.push(required(`${target}.averageUtilization`, 'must set either a target raw value or a target utilization'));
-      if (isSet(t.averageUtilization) && isSet(t.averageValue)) errs.push(forbiddenField(`${target}.averageValue`, 'may not set both a target raw value and a target utilization'));
+      if (!isSet(t.averageUtilization) && !isSet(t.averageValue))
+        errs.push(required(`${target}.averageUtilization`, 'must set either a target raw value or a target utilization'));
+      if (isSet(t.averageUtilization) && isSet(t.averageValue))
+        errs.push(forbiddenField(`${target}.averageValue`, 'may not set both a target raw value and a target utilization'));
       return errs;
     }
   }
@@ -119,7 +129,7 @@ function validateMetricSpec(m: Rec, path: string): FieldError[] {
 export function validateMetrics(metrics: unknown, minReplicas: number | undefined): FieldError[] {
   const errs: FieldError[] = [];
   const specs = records(metrics);
-  specs.forEach((m, i) => errs.push(...validateMetricSpec(m, `spec.metrics[${i}]`)));
+  for (const [i, m] of specs.entries()) errs.push(...validateMetricSpec(m, `spec.metrics[${i}]`));
   if (minReplicas === 0 && !specs.some((m) => m.type === 'Object' || m.type === 'External')) {
     errs.push(forbiddenField('spec.metrics', 'must specify at least one Object or External metric to support scaling to zero replicas'));
   }

@@ -57,7 +57,13 @@ function setAnnotations(meta: Rec, annotations: Rec): void {
 }
 
 function condition(c: Rec): Rec {
-  return compact({ type: str(c.type), status: str(c.status), lastTransitionTime: opt(c.lastTransitionTime), reason: opt(c.reason) || undefined, message: opt(c.message) || undefined });
+  return compact({
+    type: str(c.type),
+    status: str(c.status),
+    lastTransitionTime: opt(c.lastTransitionTime),
+    reason: opt(c.reason) || undefined,
+    message: opt(c.message) || undefined,
+  });
 }
 
 function cpuMetric(utilization: unknown): Rec {
@@ -127,7 +133,8 @@ export function hpaV2ToV1(obj: Obj, brand: Brand): Obj {
   let currentCPU: unknown;
   for (const m of currentMetrics) {
     const r = recOrNil(m.resource);
-    if (str(m.type) === 'Resource' && r !== undefined && str(r.name) === 'cpu' && isSet(rec(r.current).averageUtilization)) currentCPU = rec(r.current).averageUtilization;
+    if (str(m.type) === 'Resource' && r !== undefined && str(r.name) === 'cpu' && isSet(rec(r.current).averageUtilization))
+      currentCPU = rec(r.current).averageUtilization;
   }
   return {
     ...obj,

@@ -29,7 +29,13 @@ export function metricSpecToV1(m: Rec): Rec {
   if (o) {
     const t = rec(o.target);
     const id = rec(o.metric);
-    out.object = compact({ target: reference(o.describedObject), metricName: str(id.name), targetValue: opt(t.value) ?? ZERO, selector: opt(id.selector), averageValue: opt(t.averageValue) });
+    out.object = compact({
+      target: reference(o.describedObject),
+      metricName: str(id.name),
+      targetValue: opt(t.value) ?? ZERO,
+      selector: opt(id.selector),
+      averageValue: opt(t.averageValue),
+    });
   }
   const p = recOrNil(m.pods);
   if (p) {
@@ -44,7 +50,12 @@ export function metricSpecToV1(m: Rec): Rec {
   const c = recOrNil(m.containerResource);
   if (c) {
     const t = rec(c.target);
-    out.containerResource = compact({ name: str(c.name), targetAverageUtilization: opt(t.averageUtilization), targetAverageValue: opt(t.averageValue), container: str(c.container) });
+    out.containerResource = compact({
+      name: str(c.name),
+      targetAverageUtilization: opt(t.averageUtilization),
+      targetAverageValue: opt(t.averageValue),
+      container: str(c.container),
+    });
   }
   const e = recOrNil(m.external);
   if (e) {
@@ -90,7 +101,11 @@ export function metricSpecFromV1(m: Rec): Rec {
 
 function resourceTarget(s: Rec): Rec {
   const utilization = opt(s.targetAverageUtilization);
-  return compact({ type: utilization === undefined ? 'AverageValue' : 'Utilization', averageValue: opt(s.targetAverageValue), averageUtilization: utilization });
+  return compact({
+    type: utilization === undefined ? 'AverageValue' : 'Utilization',
+    averageValue: opt(s.targetAverageValue),
+    averageUtilization: utilization,
+  });
 }
 
 /** v2 MetricStatus -> v1 MetricStatus. */
@@ -100,7 +115,13 @@ export function metricStatusToV1(m: Rec): Rec {
   if (o) {
     const cur = rec(o.current);
     const id = rec(o.metric);
-    out.object = compact({ target: reference(o.describedObject), metricName: str(id.name), currentValue: opt(cur.value) ?? ZERO, selector: opt(id.selector), averageValue: opt(cur.averageValue) });
+    out.object = compact({
+      target: reference(o.describedObject),
+      metricName: str(id.name),
+      currentValue: opt(cur.value) ?? ZERO,
+      selector: opt(id.selector),
+      averageValue: opt(cur.averageValue),
+    });
   }
   const p = recOrNil(m.pods);
   if (p) {
@@ -126,7 +147,12 @@ export function metricStatusToV1(m: Rec): Rec {
   if (e) {
     const cur = rec(e.current);
     const id = rec(e.metric);
-    out.external = compact({ metricName: str(id.name), metricSelector: opt(id.selector), currentValue: opt(cur.value) ?? ZERO, currentAverageValue: opt(cur.averageValue) });
+    out.external = compact({
+      metricName: str(id.name),
+      metricSelector: opt(id.selector),
+      currentValue: opt(cur.value) ?? ZERO,
+      currentAverageValue: opt(cur.averageValue),
+    });
   }
   return out;
 }

@@ -6,7 +6,9 @@
  */
 import type { Brand } from '../../machinery/brand.js';
 import type { Obj } from '../../machinery/object.js';
-import type { Conversion, ResourceDefinition } from '../types.js';
+import type { Conversion, KindConversion, ResourceDefinition } from '../types.js';
+
+export type { KindConversion };
 
 /** A version other than the hub: converts its objects to the hub's form and back. */
 export interface Spoke {
@@ -14,19 +16,6 @@ export interface Spoke {
   toHub(obj: Obj, brand: Brand): Obj;
   /** Hub object -> object of this version. Never mutates obj. */
   fromHub(obj: Obj, brand: Brand): Obj;
-}
-
-/** The conversion capability of one multi-version kind. */
-export interface KindConversion {
-  readonly groupStem: string;
-  readonly branded: boolean;
-  readonly kind: string;
-  /** The version objects are stored at (upstream's storage version). */
-  readonly storageVersion: string;
-  /** Every version this kind converts between, the storage version first. */
-  readonly versions: readonly string[];
-  /** obj (at `from`) as an object of version `to`, apiVersion and kind set. Never mutates obj. */
-  convert(obj: Obj, from: string, to: string, brand: Brand): Obj;
 }
 
 /** The version part of an apiVersion (`autoscaling/v1` -> `v1`, core `v1` -> `v1`). */

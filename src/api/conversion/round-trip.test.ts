@@ -50,13 +50,19 @@ function otherMetric(g: Gen): Obj {
       return { type: 'Object', object: { describedObject: reference(g), target, metric: identifier(g) } };
     }
     case 2: {
-      const target = g.next() < 0.5 ? compact({ type: 'Value', value: g.quantity(), averageValue: g.maybe(g.quantity) }) : { type: 'AverageValue', averageValue: g.quantity() };
+      const target =
+        g.next() < 0.5
+          ? compact({ type: 'Value', value: g.quantity(), averageValue: g.maybe(g.quantity) })
+          : { type: 'AverageValue', averageValue: g.quantity() };
       return { type: 'External', external: { metric: identifier(g), target } };
     }
     case 3:
       return { type: 'Resource', resource: { name: g.pick(['memory', 'cpu']), target: { type: 'AverageValue', averageValue: g.quantity() } } };
     default: {
-      const target = g.next() < 0.5 ? compact({ type: 'Utilization', averageValue: g.maybe(g.quantity), averageUtilization: g.int(1, 100) }) : { type: 'AverageValue', averageValue: g.quantity() };
+      const target =
+        g.next() < 0.5
+          ? compact({ type: 'Utilization', averageValue: g.maybe(g.quantity), averageUtilization: g.int(1, 100) })
+          : { type: 'AverageValue', averageValue: g.quantity() };
       return { type: 'ContainerResource', containerResource: { name: g.pick(['cpu', 'memory']), target, container: g.word() } };
     }
   }
@@ -67,15 +73,25 @@ function metricStatus(g: Gen): Obj {
     case 0:
       return { type: 'Pods', pods: { metric: identifier(g), current: { averageValue: g.quantity() } } };
     case 1:
-      return { type: 'Object', object: { metric: identifier(g), current: compact({ value: g.quantity(), averageValue: g.maybe(g.quantity) }), describedObject: reference(g) } };
+      return {
+        type: 'Object',
+        object: { metric: identifier(g), current: compact({ value: g.quantity(), averageValue: g.maybe(g.quantity) }), describedObject: reference(g) },
+      };
     case 2:
       return { type: 'External', external: { metric: identifier(g), current: compact({ value: g.quantity(), averageValue: g.maybe(g.quantity) }) } };
     case 3:
-      return { type: 'Resource', resource: { name: g.pick(['cpu', 'memory']), current: compact({ averageValue: g.quantity(), averageUtilization: g.maybe(() => g.int(0, 300)) }) } };
+      return {
+        type: 'Resource',
+        resource: { name: g.pick(['cpu', 'memory']), current: compact({ averageValue: g.quantity(), averageUtilization: g.maybe(() => g.int(0, 300)) }) },
+      };
     default:
       return {
         type: 'ContainerResource',
-        containerResource: { name: 'cpu', current: compact({ averageValue: g.quantity(), averageUtilization: g.maybe(() => g.int(0, 300)) }), container: g.word() },
+        containerResource: {
+          name: 'cpu',
+          current: compact({ averageValue: g.quantity(), averageUtilization: g.maybe(() => g.int(0, 300)) }),
+          container: g.word(),
+        },
       };
   }
 }
@@ -91,10 +107,17 @@ function rules(g: Gen, up: boolean): Obj {
 /** A defaulted v2 HorizontalPodAutoscaler: the CPU utilization target, if any, last (as upstream's fuzzer puts it). */
 function randomV2(g: Gen, apiVersion: string): Obj {
   const metrics = Array.from({ length: g.int(0, 3) }, () => otherMetric(g));
-  if (metrics.length === 0 || g.next() < 0.5) metrics.push({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: g.int(1, 100) } } });
+  if (metrics.length === 0 || g.next() < 0.5)
+    metrics.push({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: g.int(1, 100) } } });
   const currentMetrics = Array.from({ length: g.int(0, 3) }, () => metricStatus(g));
   const conditions = Array.from({ length: g.int(0, 2) }, () =>
-    compact({ type: g.pick(['AbleToScale', 'ScalingActive']), status: g.pick(['True', 'False']), lastTransitionTime: '2024-01-02T03:04:05Z', reason: g.maybe(g.word), message: g.maybe(g.word) }),
+    compact({
+      type: g.pick(['AbleToScale', 'ScalingActive']),
+      status: g.pick(['True', 'False']),
+      lastTransitionTime: '2024-01-02T03:04:05Z',
+      reason: g.maybe(g.word),
+      message: g.maybe(g.word),
+    }),
   );
   const annotations = g.maybe(() => ({ [g.word()]: g.word() }));
   return {
@@ -125,7 +148,11 @@ function randomFlowcontrol(g: Gen, kind: string, apiVersion: string): Obj {
     apiVersion,
     kind,
     metadata: { name: g.word(), generation: g.int(1, 5) },
-    spec: { matchingPrecedence: g.int(1, 10000), priorityLevelConfiguration: { name: g.word() }, rules: [{ subjects: [{ kind: 'Group', group: { name: g.word() } }] }] },
+    spec: {
+      matchingPrecedence: g.int(1, 10000),
+      priorityLevelConfiguration: { name: g.word() },
+      rules: [{ subjects: [{ kind: 'Group', group: { name: g.word() } }] }],
+    },
     status: { conditions: [{ type: 'Dangling', status: g.pick(['True', 'False']) }] },
   };
 }
@@ -196,18 +223,28 @@ describe('HorizontalPodAutoscaler v1 annotations', () => {
     const v1 = kc.convert(v2, 'v2', 'v1', KUBERNETES_BRAND);
     assert.deepStrictEqual(v1.metadata?.annotations, {
       'autoscaling.alpha.kubernetes.io/metrics': '[{"type":"Pods","pods":{"metricName":"packets","targetAverageValue":"1k"}}]',
-      'autoscaling.alpha.kubernetes.io/current-metrics': '[{"type":"Resource","resource":{"name":"cpu","currentAverageUtilization":40,"currentAverageValue":"0"}}]',
+      'autoscaling.alpha.kubernetes.io/current-metrics':
+        '[{"type":"Resource","resource":{"name":"cpu","currentAverageUtilization":40,"currentAverageValue":"0"}}]',
       'autoscaling.alpha.kubernetes.io/behavior':
         '{"ScaleUp":{"StabilizationWindowSeconds":0,"SelectPolicy":"Max","Policies":[{"Type":"Pods","Value":4,"PeriodSeconds":15}]},"ScaleDown":null}',
-      'autoscaling.alpha.kubernetes.io/conditions': '[{"type":"AbleToScale","status":"True","lastTransitionTime":"2024-01-02T03:04:05Z","reason":"ReadyForNewScale"}]',
+      'autoscaling.alpha.kubernetes.io/conditions':
+        '[{"type":"AbleToScale","status":"True","lastTransitionTime":"2024-01-02T03:04:05Z","reason":"ReadyForNewScale"}]',
     });
-    assert.deepStrictEqual(v1.spec, { scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' }, minReplicas: 1, maxReplicas: 5, targetCPUUtilizationPercentage: 50 });
+    assert.deepStrictEqual(v1.spec, {
+      scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' },
+      minReplicas: 1,
+      maxReplicas: 5,
+      targetCPUUtilizationPercentage: 50,
+    });
     assert.deepStrictEqual(v1.status, { currentReplicas: 0, desiredReplicas: 2, currentCPUUtilizationPercentage: 40 });
   });
 
   it('uses the orch domain in orch mode', () => {
     const keys = Object.keys(kc.convert(v2, 'v2', 'v1', ORCH_BRAND).metadata?.annotations ?? {});
-    assert.ok(keys.every((k) => k.startsWith('autoscaling.alpha.orch.io/')), keys.join());
+    assert.ok(
+      keys.every((k) => k.startsWith('autoscaling.alpha.orch.io/')),
+      keys.join(),
+    );
   });
 
   it("states v1's implied 80% CPU target in v2, and ignores unreadable annotations as upstream", () => {
@@ -220,7 +257,9 @@ describe('HorizontalPodAutoscaler v1 annotations', () => {
     };
     const out = kc.convert(v1, 'v1', 'v2', ORCH_BRAND);
     assert.deepStrictEqual(out.metadata, { name: 'a', annotations: { keep: 'me' } });
-    assert.deepStrictEqual((out.spec as Obj).metrics, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }]);
+    assert.deepStrictEqual((out.spec as Obj).metrics, [
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } },
+    ]);
     assert.deepStrictEqual(out.status, { desiredReplicas: 0 });
   });
 
@@ -228,7 +267,12 @@ describe('HorizontalPodAutoscaler v1 annotations', () => {
     const v1: Obj = {
       apiVersion: 'autoscaling/v1',
       kind: 'HorizontalPodAutoscaler',
-      metadata: { name: 'a', annotations: { 'autoscaling.alpha.orch.io/behavior': '{"scaleDown":{"selectPolicy":"Min","policies":[{"type":"Percent","value":10,"periodSeconds":60}]}}' } },
+      metadata: {
+        name: 'a',
+        annotations: {
+          'autoscaling.alpha.orch.io/behavior': '{"scaleDown":{"selectPolicy":"Min","policies":[{"type":"Percent","value":10,"periodSeconds":60}]}}',
+        },
+      },
       spec: { maxReplicas: 3, targetCPUUtilizationPercentage: 70 },
     };
     const spec = kc.convert(v1, 'v1', 'v2', ORCH_BRAND).spec as Obj;

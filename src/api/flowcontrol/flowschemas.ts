@@ -13,4 +13,7 @@ const SPEC: ResourceSpec = {
 
 export const flowSchemas = asVersionOf(flowSchemaConversion, apiGroup('flowcontrol.apiserver', 'v1beta2')(SPEC));
 
-export const flowSchemasV1beta1 = asVersionOf(flowSchemaConversion, apiGroup('flowcontrol.apiserver', 'v1beta1')({ ...SPEC, lifecycle: v1beta1Lifecycle('FlowSchema') }));
+export const flowSchemasV1beta1 = asVersionOf(
+  flowSchemaConversion,
+  apiGroup('flowcontrol.apiserver', 'v1beta1')({ ...SPEC, lifecycle: v1beta1Lifecycle('FlowSchema') }),
+);
