@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DeprecatedApiLabels } from '../src/server/deprecation.js';
@@ -203,9 +203,27 @@ describe('deprecated versions through kubectl (--kubernetes-compat)', () => {
         flow.stderr,
         /^Warning: flowcontrol\.apiserver\.k8s\.io\/v1beta1 FlowSchema is deprecated in v1\.23\+, unavailable in v1\.26\+; use flowcontrol\.apiserver\.k8s\.io\/v1beta2 FlowSchema$/m,
       );
-      const preferred = await kubectl.run(['get', 'hpa', '-A']);
+      const manifest = join(dir, `hpa-${version}.yaml`);
+      await writeFile(
+        manifest,
+        [
+          'apiVersion: autoscaling/v1',
+          'kind: HorizontalPodAutoscaler',
+          `metadata: {name: web-${version.replace('.', '-')}, namespace: default}`,
+          'spec:',
+          '  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}',
+          '  maxReplicas: 5',
+          '  targetCPUUtilizationPercentage: 65',
+          '',
+        ].join('\n'),
+      );
+      await kubectl.ok(['apply', '--server-side', '-f', manifest]);
+      const preferred = await kubectl.run(['get', 'hpa', '-n', 'default']);
       assert.equal(preferred.code, 0, preferred.stderr);
       assert.doesNotMatch(preferred.stderr, /Warning/);
+      assert.match(preferred.stdout, new RegExp(`web-${version.replace('.', '-')}\\s+Deployment/web\\s+(cpu: )?<unknown>/65%\\s+1\\s+5\\s+0`));
+      const v2 = JSON.parse(await kubectl.ok(['get', 'hpa.v2.autoscaling', `web-${version.replace('.', '-')}`, '-n', 'default', '-o', 'json']));
+      assert.deepEqual(v2.spec.metrics, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 65 } } }]);
     });
   }
 });
