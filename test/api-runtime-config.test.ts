@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseRuntimeConfig } from '../src/api/runtime-config.js';
+import { storageVersionHash } from '../src/server/storage-version-hash.js';
 import { request, startTestCluster, type TestCluster } from './helpers/cluster.js';
 
 const APISERVER = fileURLToPath(new URL('../src/cmd/orch-apiserver.js', import.meta.url));
@@ -45,6 +46,9 @@ describe('--runtime-config on a running server', () => {
       ['v1beta1'],
     );
     assert.equal((await call('/apis/flowcontrol.apiserver.orch.io/v1beta2/flowschemas')).status, 404);
+    // Objects are still stored at v1beta2, and discovery says so.
+    const resources = (await call('/apis/flowcontrol.apiserver.orch.io/v1beta1')).json.resources;
+    assert.equal(resources[0].storageVersionHash, storageVersionHash('flowcontrol.apiserver.orch.io', 'v1beta2', 'FlowSchema'));
     const list = await call('/apis/flowcontrol.apiserver.orch.io/v1beta1/flowschemas');
     assert.equal(list.status, 200);
     assert.equal(list.json.apiVersion, 'flowcontrol.apiserver.orch.io/v1beta1');

@@ -17,7 +17,12 @@ const v1Stored = {
   spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 3, targetCPUUtilizationPercentage: 50 },
   status: { currentReplicas: 2, desiredReplicas: 2 },
 };
-const kv = (obj: object) => ({ key: '/registry/horizontalpodautoscalers/default/old', value: new TextEncoder().encode(JSON.stringify(obj)), createRevision: 4, modRevision: 7 });
+const kv = (obj: object) => ({
+  key: '/registry/horizontalpodautoscalers/default/old',
+  value: new TextEncoder().encode(JSON.stringify(obj)),
+  createRevision: 4,
+  modRevision: 7,
+});
 
 describe('objects stored at another version of their kind', () => {
   const v2 = resolveResource(horizontalPodAutoscalers, ORCH_BRAND);
@@ -27,7 +32,9 @@ describe('objects stored at another version of their kind', () => {
   it('are converted by the storage version and by every view', () => {
     const asV2 = decodeFromStorage(v2, kv(v1Stored), ORCH_BRAND);
     assert.equal(asV2.apiVersion, 'autoscaling/v2');
-    assert.deepEqual((asV2.spec as { metrics: unknown }).metrics, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }]);
+    assert.deepEqual((asV2.spec as { metrics: unknown }).metrics, [
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } },
+    ]);
     assert.equal(asV2.metadata?.resourceVersion, '7');
     const asV1 = decodeFromStorage(v1, kv(v1Stored), ORCH_BRAND);
     assert.deepEqual(asV1.spec, v1Stored.spec);
