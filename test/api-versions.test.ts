@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { DeprecatedApiLabels } from '../src/server/deprecation.js';
 import { request, startTestCluster, type TestCluster } from './helpers/cluster.js';
 import { kubectlFor } from './helpers/kubectl.js';
+import { openWatch } from './helpers/watch-client.js';
 
 const NS = '/namespaces/default/horizontalpodautoscalers';
 const hpas = (version: string) => `/apis/autoscaling/${version}${NS}`;
@@ -114,6 +115,23 @@ describe('API versions', () => {
     const after = (await call('GET', `${hpas('v2')}/rich`)).json;
     assert.deepEqual(after.spec, { ...created.json.spec, maxReplicas: 12 });
     assert.equal(after.metadata.annotations, undefined);
+  });
+
+  it('streams a write at one version to watchers of every version, each in its own form', async () => {
+    const watches = await Promise.all(['v1', 'v2beta2'].map((v) => openWatch(cluster, `${hpas(v)}?watch=true&fieldSelector=metadata.name%3Dwatched`)));
+    try {
+      const created = await call('POST', hpas('v2'), { metadata: { name: 'watched' }, spec: { scaleTargetRef: TARGET, maxReplicas: 2 } });
+      assert.equal(created.status, 201, created.text);
+      const [v1, beta] = await Promise.all(watches.map((w) => w.next()));
+      assert.equal(v1.type, 'ADDED');
+      assert.equal(v1.object.apiVersion, 'autoscaling/v1');
+      assert.equal(v1.object.spec.targetCPUUtilizationPercentage, 80);
+      assert.equal(beta.object.apiVersion, 'autoscaling/v2beta2');
+      assert.deepEqual(beta.object.spec, created.json.spec);
+      assert.equal(beta.object.metadata.resourceVersion, created.json.metadata.resourceVersion);
+    } finally {
+      for (const w of watches) w.close();
+    }
   });
 
   it('validates every version on the v2 form', async () => {
