@@ -27,6 +27,8 @@ describe('HorizontalPodAutoscaler', () => {
       ['spec.maxReplicas', 'Invalid value: 0: must be greater than 0'],
       ['spec.scaleTargetRef.name', `Invalid value: "a/b": may not contain '/'`],
       ['spec.metrics[0].resource.target.averageUtilization', 'Invalid value: 0: must be greater than 0'],
+      // minReplicas 0 is scale-to-zero, which needs an Object or External metric.
+      ['spec.metrics', 'Forbidden: must specify at least one Object or External metric to support scaling to zero replicas'],
     ]);
     const order = await call('POST', HPAS, { metadata: { name: 'order' }, spec: { scaleTargetRef: { name: 'web' }, minReplicas: 5, maxReplicas: 2 } });
     assertInvalidExactly(order, 'HorizontalPodAutoscaler', [

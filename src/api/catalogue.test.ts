@@ -76,6 +76,8 @@ function parseReviews(text: string): Expected[] {
 }
 
 const groupOf = (d: ResourceDefinition, brand: Brand = ORCH_BRAND): string => brand.group(d.groupStem, d.branded);
+/** Each kind once, at its preferred (storage) version: the other versions of a multi-version kind are views of it. */
+const PREFERRED = ALL_RESOURCES.filter((d) => d.kindConversion === undefined || d.version === d.kindConversion.storageVersion);
 const find = (group: string, plural: string): ResourceDefinition | undefined => ALL_RESOURCES.find((d) => groupOf(d) === group && d.plural === plural);
 const must = (group: string, plural: string): ResourceDefinition => {
   const d = find(group, plural);
@@ -105,8 +107,8 @@ describe('catalogue', () => {
   });
 
   it('has no duplicate (group, plural) or (group, kind)', () => {
-    const byPlural = ALL_RESOURCES.map((d) => `${groupOf(d)}/${d.plural}`);
-    const byKind = ALL_RESOURCES.map((d) => `${groupOf(d)}/${d.kind}`);
+    const byPlural = ALL_RESOURCES.map((d) => `${groupOf(d)}/${d.version}/${d.plural}`);
+    const byKind = ALL_RESOURCES.map((d) => `${groupOf(d)}/${d.version}/${d.kind}`);
     assert.equal(new Set(byPlural).size, byPlural.length);
     assert.equal(new Set(byKind).size, byKind.length);
   });
@@ -123,12 +125,12 @@ describe('catalogue', () => {
     const versions: Record<string, string> = {
       '': 'v1',
       apps: 'v1',
-      autoscaling: 'v1',
+      autoscaling: 'v2',
       batch: 'v1',
       extensions: 'v1beta1',
       'flowcontrol.apiserver.orch.io': 'v1beta2',
     };
-    for (const d of ALL_RESOURCES) {
+    for (const d of PREFERRED) {
       const want = d.plural === 'podsecuritypolicies' ? 'v1beta1' : (versions[groupOf(d)] ?? 'v1');
       assert.equal(d.version, want, d.plural);
     }
@@ -155,7 +157,7 @@ describe('catalogue', () => {
 
   it("puts upstream's members in the `all` and `api-extensions` categories", () => {
     const inCategory = (c: string) =>
-      ALL_RESOURCES.filter((d) => d.categories?.includes(c))
+      PREFERRED.filter((d) => d.categories?.includes(c))
         .map((d) => d.plural)
         .sort();
     assert.deepEqual(inCategory('all'), [
@@ -195,7 +197,7 @@ describe('catalogue', () => {
   });
 
   it('gives a status subresource to the types that have one upstream', () => {
-    const withStatus = ALL_RESOURCES.filter((d) => d.subresources?.status)
+    const withStatus = PREFERRED.filter((d) => d.subresources?.status)
       .map((d) => `${d.plural}.${groupOf(d)}`)
       .sort();
     assert.deepEqual(withStatus, [
@@ -245,11 +247,26 @@ describe('catalogue', () => {
   });
 
   it('shares storage only with an owner that has its own', () => {
-    const views = ALL_RESOURCES.filter((d) => d.storage);
+    const views = PREFERRED.filter((d) => d.storage);
     assert.deepEqual(views.map((d) => `${d.plural}.${groupOf(d)}`).sort(), ['events.events.orch.io', 'ingresses.extensions']);
     for (const v of views) {
       const owner = ALL_RESOURCES.find((d) => d.groupStem === v.storage?.groupStem && d.plural === v.storage.plural);
       assert.ok(owner && !owner.storage && owner.kind === v.kind && owner.namespaced === v.namespaced);
+    }
+  });
+
+  it('serves the other versions 1.25 serves, each a view of its storage version with the same names', () => {
+    const others = ALL_RESOURCES.filter((d) => !PREFERRED.includes(d));
+    assert.deepEqual(others.map((d) => `${d.plural}.${groupOf(d)}/${d.version}`).sort(), [
+      'flowschemas.flowcontrol.apiserver.orch.io/v1beta1',
+      'horizontalpodautoscalers.autoscaling/v1',
+      'horizontalpodautoscalers.autoscaling/v2beta2',
+      'prioritylevelconfigurations.flowcontrol.apiserver.orch.io/v1beta1',
+    ]);
+    for (const v of others) {
+      const owner = PREFERRED.find((d) => d.kindConversion === v.kindConversion);
+      assert.ok(owner && v.storage?.plural === owner.plural && owner.kind === v.kind && owner.namespaced === v.namespaced);
+      assert.deepEqual([v.shortNames, v.categories, v.subresources], [owner.shortNames, owner.categories, owner.subresources]);
     }
   });
 
@@ -316,7 +333,7 @@ describe('catalogue', () => {
   });
 
   it('asks the registry to track generation where upstream strategies do, and keeps Node status on create', () => {
-    const gen = ALL_RESOURCES.filter((d) => d.behaviour?.generation)
+    const gen = PREFERRED.filter((d) => d.behaviour?.generation)
       .map((d) => d.plural)
       .sort();
     assert.deepEqual(gen, [

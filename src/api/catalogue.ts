@@ -34,7 +34,7 @@ import { localSubjectAccessReviews } from './authorization/localsubjectaccessrev
 import { selfSubjectAccessReviews } from './authorization/selfsubjectaccessreviews.js';
 import { selfSubjectRulesReviews } from './authorization/selfsubjectrulesreviews.js';
 import { subjectAccessReviews } from './authorization/subjectaccessreviews.js';
-import { horizontalPodAutoscalers } from './autoscaling/horizontalpodautoscalers.js';
+import { horizontalPodAutoscalers, horizontalPodAutoscalersV1, horizontalPodAutoscalersV2beta2 } from './autoscaling/horizontalpodautoscalers.js';
 import { cronJobs } from './batch/cronjobs.js';
 import { jobs } from './batch/jobs.js';
 import { certificateSigningRequests } from './certificates/certificatesigningrequests.js';
@@ -42,8 +42,8 @@ import { leases } from './coordination/leases.js';
 import { endpointSlices } from './discovery/endpointslices.js';
 import { events } from './events/events.js';
 import { extensionsIngresses } from './extensions/ingresses.js';
-import { flowSchemas } from './flowcontrol/flowschemas.js';
-import { priorityLevelConfigurations } from './flowcontrol/prioritylevelconfigurations.js';
+import { flowSchemas, flowSchemasV1beta1 } from './flowcontrol/flowschemas.js';
+import { priorityLevelConfigurations, priorityLevelConfigurationsV1beta1 } from './flowcontrol/prioritylevelconfigurations.js';
 import { ingressClasses } from './networking/ingressclasses.js';
 import { ingresses } from './networking/ingresses.js';
 import { networkPolicies } from './networking/networkpolicies.js';
@@ -95,6 +95,8 @@ export const ALL_RESOURCES: readonly ResourceDefinition[] = Object.freeze([
   selfSubjectRulesReviews,
   subjectAccessReviews,
   horizontalPodAutoscalers,
+  horizontalPodAutoscalersV1,
+  horizontalPodAutoscalersV2beta2,
   cronJobs,
   jobs,
   certificateSigningRequests,
@@ -104,6 +106,8 @@ export const ALL_RESOURCES: readonly ResourceDefinition[] = Object.freeze([
   extensionsIngresses,
   flowSchemas,
   priorityLevelConfigurations,
+  flowSchemasV1beta1,
+  priorityLevelConfigurationsV1beta1,
   ingressClasses,
   ingresses,
   networkPolicies,

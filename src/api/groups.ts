@@ -1,6 +1,7 @@
 /**
- * The served version of every group, as the release the spec describes (about 1.24) serves it:
- * the stable version where one exists, else the newest beta. One builder per group.
+ * The preferred version of every group, as the release /version reports (1.25) serves it: the
+ * stable version where one exists, else the newest beta. One builder per group; a kind served
+ * at more versions builds those with apiGroup (autoscaling, flowcontrol).
  */
 import { apiGroup } from './define.js';
 
@@ -9,7 +10,6 @@ export const admissionregistration = apiGroup('admissionregistration', 'v1');
 export const apiextensions = apiGroup('apiextensions', 'v1');
 export const apiregistration = apiGroup('apiregistration', 'v1');
 export const apps = apiGroup('apps', 'v1');
-export const autoscaling = apiGroup('autoscaling', 'v1');
 export const batch = apiGroup('batch', 'v1');
 export const certificates = apiGroup('certificates', 'v1');
 export const coordination = apiGroup('coordination', 'v1');

@@ -78,6 +78,19 @@ export interface Conversion {
   fromStorage(obj: Obj, brand: Brand): Obj;
 }
 
+/** The conversion capability of one multi-version kind. */
+export interface KindConversion {
+  readonly groupStem: string;
+  readonly branded: boolean;
+  readonly kind: string;
+  /** The version objects are stored at (upstream's storage version). */
+  readonly storageVersion: string;
+  /** Every version this kind converts between, the storage version first. */
+  readonly versions: readonly string[];
+  /** obj (at `from`) as an object of version `to`, apiVersion and kind set. Never mutates obj. */
+  convert(obj: Obj, from: string, to: string, brand: Brand): Obj;
+}
+
 export interface ResourceDefinition {
   /** Group stem: '' for core, 'apps', 'events', 'rbac.authorization', ... */
   groupStem: string;
@@ -145,11 +158,25 @@ export interface ResourceDefinition {
   printerColumns?: readonly PrinterColumn[];
   /** Served as a `Warning` header on every request of this version (a deprecated custom resource version). */
   deprecationWarning?: string;
+  /** Upstream's prerelease lifecycle of a deprecated built-in version (its generated APILifecycle* values). */
+  lifecycle?: ApiLifecycle;
+  /**
+   * The conversion capability of a kind served at several versions; set on every version of it.
+   * The storage version's definition owns the storage; the others are views (`storage`).
+   */
+  kindConversion?: KindConversion;
   /**
    * The schema published for the kind when it is not one of the built-in definitions (a custom
    * resource's): definitions by upstream's name, the kind's own first.
    */
   openAPI?: { name: string; definitions: Readonly<Record<string, unknown>> };
+}
+
+/** When a version was deprecated and removed upstream (`"1.23"`), and what replaces it. */
+export interface ApiLifecycle {
+  deprecated: string;
+  removed: string;
+  replacement?: { groupStem: string; branded: boolean; version: string; kind: string };
 }
 
 /** JSON paths (`.spec.replicas`) of a custom resource's scale subresource, as its CRD declares them. */

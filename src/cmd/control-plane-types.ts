@@ -1,5 +1,6 @@
 /** The embeddable control plane's options and handle (see startControlPlane in control-plane.ts). */
 import type { MetricsSettings } from '../machinery/metrics.js';
+import type { RuntimeConfig } from '../api/runtime-config.js';
 import type { RequestHeaderOptions } from '../auth/authn/request-header.js';
 import type { OidcOptions } from '../auth/authn/oidc.js';
 import type { AuthenticationSettings } from '../server/authentication-config.js';
@@ -60,6 +61,8 @@ export interface ControlPlaneOptions {
   featureGates?: Record<string, boolean>;
   /** --show-hidden-metrics-for-version, --disabled-metrics, --allow-metric-labels; false: no metrics (to measure their cost). */
   metrics?: Omit<MetricsSettings, 'currentVersion'> | false;
+  /** `--runtime-config` pairs (key -> value, '' for a bare key), already checked against the served APIs. */
+  runtimeConfig?: RuntimeConfig;
   /** CA bundle (PEM) client certificates are verified against (`--client-ca-file`). Default: the generated CA. */
   clientCaPem?: string;
   /** Static token file (`--token-auth-file`). */

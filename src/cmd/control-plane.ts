@@ -104,6 +104,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     watchHistoryMs: opts.compactionIntervalMs ?? FIVE_MINUTES,
     featureGates: opts.featureGates,
     metrics: opts.metrics,
+    runtimeConfig: opts.runtimeConfig,
     serviceAccountAdmission: opts.serviceAccountAdmission,
   }).catch((err: unknown) => {
     if (err instanceof Error && err.message === NO_SPACE_MESSAGE) {

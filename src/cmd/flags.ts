@@ -16,6 +16,9 @@ import { addLoggingFlags, addMetricsFlags, showPflagDefaults } from './component
 import type { LoggingFlags } from './scheduler-options.js';
 import { SERVED_RELEASE } from '../server/version.js';
 import { API_SERVER_FEATURES } from '../server/feature-gates.js';
+import { parseRuntimeConfig, servedDefinitions } from '../api/runtime-config.js';
+import { ALL_RESOURCES } from '../api/catalogue.js';
+import { brandFor } from '../machinery/brand.js';
 import {
   type AuthorizationMode,
   type AuthorizationSettings,
@@ -29,6 +32,11 @@ function featureGates(value: string, previous: Record<string, boolean> | undefin
   } catch (e) {
     throw new InvalidArgumentError(e instanceof Error ? e.message : String(e));
   }
+}
+
+/** Repeated --runtime-config flags add to one map, as upstream's ConfigurationMap. */
+function runtimeConfigFlag(value: string, previous: Map<string, string> | undefined): Map<string, string> {
+  return parseRuntimeConfig(value, previous ?? new Map());
 }
 
 const port = integer(0, 65535, 'a port number from 0 to 65535 (0 picks a free port)');
@@ -146,6 +154,11 @@ export function apiServerCommand(name: string, description: string): Command {
     .option('--max-requests-inflight <n>', 'read-only requests served at once before 429 (watches and system:masters not counted; 0: no limit)', count, 400)
     .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once before 429 (0: no limit)', count, 200)
     .option(
+      '--runtime-config <pairs>',
+      'comma-separated <group>/<version>[=true|false] (or <group>/<version>/<resource>, api/all, api/ga, api/beta, api/alpha =true|false) switching APIs on or off; alpha versions are off by default',
+      runtimeConfigFlag,
+    )
+    .option(
       '--feature-gates <gates>',
       `A set of key=value pairs that describe feature gates for alpha/experimental features. Options are:\n${knownFeatures(API_SERVER_FEATURES).join('\n')}`,
       featureGates,
@@ -183,6 +196,7 @@ interface ParsedFlags extends LoggingFlags {
   livezGracePeriod: number;
   shutdownDelayDuration: number;
   featureGates?: Record<string, boolean>;
+  runtimeConfig?: Map<string, string>;
   clientCaFile?: string;
   tokenAuthFile?: string;
   enableBootstrapTokenAuth: boolean;
@@ -337,6 +351,7 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     inFlight: { maxRequestsInflight: flags.maxRequestsInflight, maxMutatingRequestsInflight: flags.maxMutatingRequestsInflight },
     metrics: metricsFromFlags(flags),
     ...(flags.featureGates ? { featureGates: flags.featureGates } : {}),
+    ...(flags.runtimeConfig ? { runtimeConfig: checkedRuntimeConfig(flags.runtimeConfig, flags.kubernetesCompat) } : {}),
   };
 }
 
@@ -348,6 +363,16 @@ function metricsFromFlags(flags: ParsedFlags): Omit<MetricsSettings, 'currentVer
   );
   if (invalid) throw new Error(invalid);
   return { showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion, disabledMetrics: flags.disabledMetrics, allowListedLabels: flags.allowMetricLabels };
+}
+
+/** --runtime-config checked against what this server serves: a bad key or value stops start-up here. */
+function checkedRuntimeConfig(config: Map<string, string>, kubernetesCompat: boolean): Map<string, string> {
+  try {
+    servedDefinitions(ALL_RESOURCES, config, brandFor(kubernetesCompat));
+  } catch (e) {
+    throw new Error(`--runtime-config: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return config;
 }
 
 /** The serving pair of --tls-cert-file and --tls-private-key-file, checked to be a certificate and its key. */

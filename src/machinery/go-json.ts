@@ -5,7 +5,12 @@
  * libraries marshal maps).
  */
 export function goMarshal(v: unknown): string {
-  return JSON.stringify(sortedKeys(v)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return goStructMarshal(sortedKeys(v));
+}
+
+/** encoding/json's Marshal of a Go struct value built with its keys in field order (kept as given). */
+export function goStructMarshal(v: unknown): string {
+  return JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function sortedKeys(v: unknown): unknown {

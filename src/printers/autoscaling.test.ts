@@ -12,6 +12,8 @@ const CURRENT = 'autoscaling.alpha.kubernetes.io/current-metrics';
 function obj(spec: Obj, status: Obj = {}, annotations?: Record<string, unknown[]>): Obj {
   const encoded = annotations === undefined ? undefined : Object.fromEntries(Object.entries(annotations).map(([k, v]) => [k, JSON.stringify(v)]));
   return {
+    apiVersion: 'autoscaling/v1',
+    kind: 'HorizontalPodAutoscaler',
     metadata: { name: 'some-hpa', annotations: encoded },
     spec: { scaleTargetRef: { kind: 'ReplicationController', name: 'some-rc' }, maxReplicas: 10, ...spec },
     status: { currentReplicas: 4, desiredReplicas: 5, ...status },
@@ -28,7 +30,10 @@ describe('autoscaling printers: HorizontalPodAutoscaler (v1)', () => {
   });
 
   it('prints "<none>" without metrics and "<unset>" without minReplicas (TestPrintHPA)', () => {
-    assert.deepEqual(hpa.rows(obj({}), NOW)[0], ['some-hpa', 'ReplicationController/some-rc', '<none>', '<unset>', 10, 4, '<unknown>']);
+    // Only a v2 object can lack metrics: v1's conversion states the implied 80% CPU target.
+    const v2 = { ...obj({}), apiVersion: 'autoscaling/v2' };
+    assert.deepEqual(hpa.rows(v2, NOW)[0], ['some-hpa', 'ReplicationController/some-rc', '<none>', '<unset>', 10, 4, '<unknown>']);
+    assert.equal(targets(obj({})), '<unknown>/80%');
     assert.equal(hpa.rows(obj({ minReplicas: 2 }), NOW)[0][3], '2');
   });
 

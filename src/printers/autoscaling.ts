@@ -1,14 +1,15 @@
 /**
- * Printers of the autoscaling group. A v1 HorizontalPodAutoscaler carries its CPU target in
- * spec.targetCPUUtilizationPercentage and any other metrics in the alpha metrics annotations;
- * this reads them back into the metric list upstream's printer formats, as its v1 conversion
- * does (annotation metrics first, the CPU target last; annotation statuses replace the CPU one).
+ * Printers of the autoscaling group. Upstream prints the internal (v2) object whatever version
+ * was asked for, so an object of another version (v1 with its CPU target and alpha metrics
+ * annotations) is first converted to v2.
  */
 import type { Brand } from '../machinery/brand.js';
 import type { Obj } from '../machinery/object.js';
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
 import { AUTOSCALING_V2BETA1 } from './descriptions.js';
-import { isSetAt, numAt, numOrNilAt, strAt, stringMapAt, valueAt } from '../machinery/fields.js';
+import { isSetAt, listAt, numAt, numOrNilAt, strAt, valueAt } from '../machinery/fields.js';
+import { versionOf } from '../api/conversion/kind-conversion.js';
+import { horizontalPodAutoscalerConversion } from '../api/autoscaling/horizontalpodautoscalers.js';
 import { ageOf, nameOf, quantityText } from './format.js';
 import type { TablePrinter } from './types.js';
 
@@ -33,66 +34,23 @@ function quantityAt(obj: unknown, path: string): string | undefined {
   return isSetAt(obj, path) ? quantityText(valueAt(obj, path)) : undefined;
 }
 
-/** The internal target of a v1 MetricSpec source (v1 names its fields target*). */
-function targetFromV1(source: MetricSource, s: unknown): MetricValue {
-  switch (source) {
-    case 'resource':
-    case 'containerResource':
-      return { averageValue: quantityAt(s, 'targetAverageValue'), averageUtilization: numOrNilAt(s, 'targetAverageUtilization') };
-    case 'pods':
-      return { averageValue: quantityText(valueAt(s, 'targetAverageValue')) };
-    case 'object':
-      return { value: quantityText(valueAt(s, 'targetValue')), averageValue: quantityAt(s, 'averageValue') };
-    case 'external':
-      return { value: quantityAt(s, 'targetValue'), averageValue: quantityAt(s, 'targetAverageValue') };
-  }
+/** A v2 MetricTarget or MetricValueStatus. */
+function metricValue(v: unknown): MetricValue {
+  return { value: quantityAt(v, 'value'), averageValue: quantityAt(v, 'averageValue'), averageUtilization: numOrNilAt(v, 'averageUtilization') };
 }
 
-/** The internal current value of a v1 MetricStatus source (v1 names its fields current*). */
-function currentFromV1(source: MetricSource, s: unknown): MetricValue {
-  switch (source) {
-    case 'resource':
-    case 'containerResource':
-      return { averageValue: quantityText(valueAt(s, 'currentAverageValue')), averageUtilization: numOrNilAt(s, 'currentAverageUtilization') };
-    case 'pods':
-      return { averageValue: quantityText(valueAt(s, 'currentAverageValue')) };
-    case 'object':
-      return { value: quantityText(valueAt(s, 'currentValue')), averageValue: quantityAt(s, 'averageValue') };
-    case 'external':
-      return { value: quantityText(valueAt(s, 'currentValue')), averageValue: quantityAt(s, 'currentAverageValue') };
-  }
-}
-
-function metricFromV1(m: unknown, convert: (source: MetricSource, s: unknown) => MetricValue): Metric {
+/** A v2 metric (spec or status: `target` or `current`). */
+function metricFromV2(m: unknown, field: 'target' | 'current'): Metric {
   const sources: Metric['sources'] = {};
-  for (const source of SOURCES) if (isSetAt(m, source)) sources[source] = convert(source, valueAt(m, source));
+  for (const source of SOURCES) if (isSetAt(m, source)) sources[source] = metricValue(valueAt(m, `${source}.${field}`));
   return { type: strAt(m, 'type'), sources };
 }
 
-/** The JSON list in an annotation, or undefined when absent or unreadable. */
-function annotationList(hpa: Obj, key: string): unknown[] | undefined {
-  const text = stringMapAt(hpa, 'metadata.annotations')[key];
-  if (text === undefined) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return Array.isArray(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function specMetrics(hpa: Obj, brand: Brand): Metric[] {
-  const metrics = (annotationList(hpa, `autoscaling.alpha.${brand.labelDomain}/metrics`) ?? []).map((m) => metricFromV1(m, targetFromV1));
-  const cpu = numOrNilAt(hpa, 'spec.targetCPUUtilizationPercentage');
-  if (cpu !== undefined) metrics.push({ type: 'Resource', sources: { resource: { averageUtilization: cpu } } });
-  return metrics;
-}
-
-function statusMetrics(hpa: Obj, brand: Brand): Metric[] {
-  const annotated = annotationList(hpa, `autoscaling.alpha.${brand.labelDomain}/current-metrics`);
-  if (annotated !== undefined) return annotated.map((m) => metricFromV1(m, currentFromV1));
-  const cpu = numOrNilAt(hpa, 'status.currentCPUUtilizationPercentage');
-  return cpu === undefined ? [] : [{ type: 'Resource', sources: { resource: { averageUtilization: cpu } } }];
+/** The object in its v2 form: the printer reads what upstream's reads, the internal (v2) fields. */
+function asV2(hpa: Obj, brand: Brand): Obj {
+  const version = versionOf(hpa.apiVersion);
+  const kc = horizontalPodAutoscalerConversion;
+  return kc.versions.includes(version) ? kc.convert(hpa, version, 'v2', brand) : hpa;
 }
 
 /** Quantity.String() of a possibly nil *Quantity. */
@@ -152,13 +110,17 @@ function horizontalPodAutoscalerPrinter(brand: Brand): TablePrinter {
       column('Replicas', 'string', AUTOSCALING_V2BETA1['HorizontalPodAutoscalerStatus.currentReplicas']),
       AGE_COLUMN,
     ],
-    rows: (hpa, now) => {
+    rows: (served, now) => {
+      const hpa = asV2(served, brand);
       const min = numOrNilAt(hpa, 'spec.minReplicas');
       return [
         [
           nameOf(hpa),
           `${strAt(hpa, 'spec.scaleTargetRef.kind')}/${strAt(hpa, 'spec.scaleTargetRef.name')}`,
-          formatHPAMetrics(specMetrics(hpa, brand), statusMetrics(hpa, brand)),
+          formatHPAMetrics(
+            listAt(hpa, 'spec.metrics').map((m) => metricFromV2(m, 'target')),
+            listAt(hpa, 'status.currentMetrics').map((m) => metricFromV2(m, 'current')),
+          ),
           min === undefined ? '<unset>' : String(min),
           numAt(hpa, 'spec.maxReplicas'),
           numAt(hpa, 'status.currentReplicas'),

@@ -15,6 +15,7 @@ import type { Obj } from '../machinery/object.js';
 import type { Brand } from '../machinery/brand.js';
 import type { ResourceInfo } from './resource-info.js';
 import { inGoOrder, META_KEYS_BEFORE_RESOURCE_VERSION } from '../machinery/object-order.js';
+import { storedVersion } from '../api/conversion/kind-conversion.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -25,6 +26,7 @@ const BACKSLASH = '\\'.charCodeAt(0);
 const COLON = ':'.charCodeAt(0);
 const KIND_FIRST = Buffer.from('{"kind":');
 const openings = new WeakMap<ResourceInfo, Buffer>();
+const kindOpenings = new WeakMap<ResourceInfo, Buffer>();
 
 function startsWith(bytes: Buffer, prefix: Buffer): boolean {
   return bytes.length >= prefix.length && bytes.subarray(0, prefix.length).equals(prefix);
@@ -40,7 +42,22 @@ function apiVersionOpening(info: ResourceInfo): Buffer {
   return b;
 }
 
-/** Bytes to store for obj (served form): apiVersion, kind, metadata first; resourceVersion never stored. */
+/** `{"kind":"<kind>","apiVersion":"<served apiVersion>",`, how built-in bytes stored at the served version begin. */
+function kindOpening(info: ResourceInfo): Buffer {
+  let b = kindOpenings.get(info);
+  if (b === undefined) {
+    b = Buffer.from(`{"kind":${JSON.stringify(info.kind)},"apiVersion":${JSON.stringify(info.apiVersion)},`);
+    kindOpenings.set(info, b);
+  }
+  return b;
+}
+
+/** Whether bytes were stored at the served version (in either layout). */
+function storedAtServedVersion(info: ResourceInfo, bytes: Buffer): boolean {
+  return startsWith(bytes, kindOpening(info)) || startsWith(bytes, apiVersionOpening(info));
+}
+
+/** Bytes to store for obj (served form): kind, apiVersion, metadata first (custom resources: apiVersion first); resourceVersion never stored. */
 export function encodeForStorage(info: ResourceInfo, obj: Obj, brand: Brand): Uint8Array {
   const stored = info.conversion ? info.conversion.toStorage(obj, brand) : obj;
   const { apiVersion, kind, metadata, ...rest } = stored;
@@ -58,7 +75,7 @@ function isCustom(info: ResourceInfo): boolean {
 /** The served object of a stored key-value, with resourceVersion set from its modRevision. */
 export function decodeFromStorage(info: ResourceInfo, kv: KeyValue, brand: Brand): Obj {
   const stored = JSON.parse(decoder.decode(kv.value)) as Obj;
-  const obj = info.conversion ? info.conversion.fromStorage(stored, brand) : stored;
+  const obj = info.conversion ? info.conversion.fromStorage(stored, brand) : fromOlderVersion(info, stored, brand);
   obj.apiVersion = info.apiVersion;
   obj.kind = info.kind;
   const meta = (obj.metadata ??= {});
@@ -101,6 +118,16 @@ function versionSlot(bytes: Buffer, open: number): { at: number; after: boolean 
 }
 
 /**
+ * A stored object of a multi-version kind read by its storage version's owner: one written at
+ * another version (before the storage version moved, e.g. autoscaling/v1 HPAs) is converted.
+ */
+function fromOlderVersion(info: ResourceInfo, stored: Obj, brand: Brand): Obj {
+  const kc = info.def.kindConversion;
+  if (kc === undefined || stored.apiVersion === info.apiVersion) return stored;
+  return kc.convert(stored, storedVersion(kc, stored), info.version, brand);
+}
+
+/**
  * The served compact JSON of a stored object at `revision` without decoding it, or undefined
  * when that is not possible (converted views, or bytes not written by encodeForStorage).
  */
@@ -108,7 +135,8 @@ export function servedJson(info: ResourceInfo, value: Uint8Array, revision: numb
   if (info.conversion) return undefined;
   const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   // A custom resource stored at another version (its CRD's storage version changed) is decoded and relabelled.
-  if (info.def.storagePrefix !== undefined && !startsWith(bytes, apiVersionOpening(info))) return undefined;
+  // So is a built-in object stored at another version of its kind.
+  if ((info.def.storagePrefix !== undefined || info.def.kindConversion !== undefined) && !storedAtServedVersion(info, bytes)) return undefined;
   const at = bytes.indexOf(METADATA_OPEN);
   if (at < 0) return undefined;
   const open = at + METADATA_OPEN.length;

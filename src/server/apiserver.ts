@@ -3,6 +3,7 @@
  * TLS listener, with upstream's start-up (post-start hooks) and graceful shutdown sequence.
  */
 import { ALL_RESOURCES } from '../api/catalogue.js';
+import { type RuntimeConfig, servedDefinitions } from '../api/runtime-config.js';
 import type { Brand } from '../machinery/brand.js';
 import type { Store } from '../storage/interface.js';
 import { Registry } from '../registry/registry.js';
@@ -23,7 +24,7 @@ import { rbacGroup } from '../api/rbac/rbac-validation.js';
 import type { InFlightLimits } from './filters/max-in-flight.js';
 import { buildDiscovery } from './discovery.js';
 import { serverFeatures } from './feature-gates.js';
-import { createApiServerMetrics, inFlightMetrics } from './metrics.js';
+import { createApiServerMetrics, inFlightMetrics, markDeprecatedRequest } from './metrics.js';
 import { instrumentStore } from './instrumented-store.js';
 import { countStoredObjects, storageTypes } from './storage-metrics.js';
 import type { MetricsSettings } from '../machinery/metrics.js';
@@ -68,6 +69,8 @@ export interface ApiServerOptions {
    * /metrics and no recording (for measuring what recording costs).
    */
   metrics?: Omit<MetricsSettings, 'currentVersion'> | false;
+  /** `--runtime-config`, parsed: which group versions and resources are served (default: all but alpha). */
+  runtimeConfig?: RuntimeConfig;
   /** The ServiceAccount admission plugin (upstream: on by default). Default true. */
   serviceAccountAdmission?: boolean;
   /** Authentication beyond client certificates (tokens, proxy, anonymous). */
@@ -124,7 +127,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       )
     : store;
   const registry = new Registry(
-    ALL_RESOURCES,
+    servedDefinitions(ALL_RESOURCES, opts.runtimeConfig ?? new Map(), brand),
     brand,
     registryStore,
     { historyMs: opts.watchHistoryMs, progressNotify: features.efficientWatchResumption },
@@ -221,6 +224,16 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     requestTimeoutMs: opts.requestTimeoutMs,
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
     inFlight: opts.inFlight,
+    recordDeprecatedRequest: metrics
+      ? (l) =>
+          markDeprecatedRequest(metrics, {
+            group: l.group,
+            version: l.version,
+            resource: l.resource,
+            subresource: l.subresource,
+            removedRelease: l.removed_release,
+          })
+      : undefined,
     reviews,
     discovery: buildDiscovery(registry, brand, `${host}:${listener.port}`, features.storageVersionHash),
     version: versionInfo(),

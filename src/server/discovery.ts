@@ -33,7 +33,7 @@ function subresourcesOf(
 }
 
 /** An APIResource in Go struct order; `stored` is the resource whose storage it reads (none for reviews). */
-function apiResource(info: ResourceInfo, stored: ResourceInfo | undefined): Record<string, unknown> {
+function apiResource(info: ResourceInfo, stored: ResourceInfo | undefined, brand: Brand, storageVersionHashes: boolean): Record<string, unknown> {
   const r: Record<string, unknown> = {
     name: info.plural,
     singularName: info.def.singular,
@@ -43,7 +43,13 @@ function apiResource(info: ResourceInfo, stored: ResourceInfo | undefined): Reco
   };
   if (info.def.shortNames?.length) r.shortNames = info.def.shortNames;
   if (info.def.categories?.length) r.categories = info.def.categories;
+  if (!storageVersionHashes) return r;
   if (stored) r.storageVersionHash = storageVersionHash(stored.group, stored.version, stored.kind);
+  else if (info.def.kindConversion && !info.def.virtual) {
+    // The storage version itself switched off by --runtime-config: objects are still stored at it.
+    const kc = info.def.kindConversion;
+    r.storageVersionHash = storageVersionHash(brand.group(kc.groupStem, kc.branded), kc.storageVersion, kc.kind);
+  }
   return r;
 }
 
@@ -125,7 +131,7 @@ function buildDocuments(registry: Registry, brand: Brand, serverAddress: string,
     for (const v of g.versions) {
       const resources: Record<string, unknown>[] = [];
       for (const info of registry.resourcesOf(g.group, v)) {
-        resources.push(apiResource(info, info.def.virtual || !storageVersionHashes ? undefined : owners.get(info.keyPrefix)));
+        resources.push(apiResource(info, info.def.virtual ? undefined : owners.get(info.keyPrefix), brand, storageVersionHashes));
         for (const sub of subresourcesOf(info, brand)) {
           resources.push({
             name: `${info.plural}/${sub.name}`,

@@ -4,8 +4,10 @@
  * negotiation, and dispatch to one handler per verb.
  */
 import { DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS, type RouterConfig } from './router-config.js';
-import { addWarning, type Request, type Response } from './http.js';
-import type { RequestInfo } from './request-info.js';
+import { addWarning } from './http.js';
+import type { RequestState } from './filters/chain.js';
+import type { ResourceInfo } from '../registry/resource-info.js';
+import { deprecationOf } from './deprecation.js';
 import { type AsKind, negotiate } from '../codec/negotiation.js';
 import { parseAccept } from '../codec/accept.js';
 import { methodNotAllowed, pathNotFound } from '../machinery/status.js';
@@ -56,15 +58,19 @@ const TRANSFORMS: Readonly<Record<string, readonly AsKind[]>> = {
   watch: ['Table', 'PartialObjectMetadata'],
 };
 
+/** A request to a deprecated built-in version: its Warning, its audit marker and its gauge. */
+function noteDeprecated(cfg: RouterConfig, state: RequestState, info: ResourceInfo, subresource: string): void {
+  const deprecation = deprecationOf(info, cfg.brand);
+  if (deprecation === undefined) return;
+  addWarning(state.res, deprecation.warning);
+  state.deprecated = { removedRelease: deprecation.removedRelease };
+  cfg.recordDeprecatedRequest?.({ group: info.group, version: info.version, resource: info.plural, subresource, removed_release: deprecation.removedRelease });
+}
+
 /** Routes one resource request to its verb handler. */
-export async function serveResource(
-  cfg: RouterConfig,
-  req: Request,
-  res: Response,
-  info: RequestInfo,
-  query: URLSearchParams,
-  user: ResourceRequest['ctx']['user'],
-): Promise<void> {
+export async function serveResource(cfg: RouterConfig, state: RequestState): Promise<void> {
+  const { req, res, info, query } = state;
+  const user = state.user as ResourceRequest['ctx']['user'];
   const scopes = scopeTable(cfg.registry).lookup(info.apiGroup, info.apiVersion, info.resource);
   // Only a proxy takes a path after its subresource (pods/<name>/proxy/<path>).
   if (!scopes || (info.parts.length > 3 && info.subresource !== 'proxy')) throw pathNotFound();
@@ -77,6 +83,7 @@ export async function serveResource(
     if (!declared) throw pathNotFound();
     if (!declared.verbs.has(info.verb as Verb)) throw methodNotAllowed();
     scope = declared;
+    noteDeprecated(cfg, state, def, sub);
     if (scope.capabilities.connecter) {
       await handleConnect({
         req,
@@ -111,6 +118,8 @@ export async function serveResource(
   if (!handler) throw methodNotAllowed();
   // A deprecated custom resource version warns on every request, as upstream's deprecation filter.
   if (def.def.deprecationWarning !== undefined) addWarning(res, def.def.deprecationWarning);
+  // (A subresource request noted it when its route was found.)
+  if (sub === '') noteDeprecated(cfg, state, def, '');
   const pretty = queryBool(query.getAll('pretty'));
   const { encodings, protobufMediaType, as } = negotiate(parseAccept(req.headers.accept as string | undefined), cfg.brand, TRANSFORMS[info.verb] ?? []);
   await handler({

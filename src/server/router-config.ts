@@ -11,6 +11,7 @@ import type { InFlightCounts, InFlightLimits } from './filters/max-in-flight.js'
 import type { ApiServerMetrics } from './metrics.js';
 import type { IssuerDocuments } from './service-account-issuer.js';
 import type { ServerFeatures } from './feature-gates.js';
+import type { DeprecatedRequestRecorder } from './deprecation.js';
 
 /** Upstream's --request-timeout default (1m0s). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -45,4 +46,6 @@ export interface RouterConfig {
   minRequestTimeoutSeconds?: number;
   /** --max-requests-inflight / --max-mutating-requests-inflight (0: no limit). */
   inFlight?: InFlightLimits;
+  /** Called on every request to a deprecated API version (sets `apiserver_requested_deprecated_apis`). */
+  recordDeprecatedRequest?: DeprecatedRequestRecorder;
 }

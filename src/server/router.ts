@@ -6,7 +6,6 @@
  * Each filter is one file under filters/.
  */
 import type { Brand } from '../machinery/brand.js';
-import type { UserInfo } from '../machinery/user.js';
 import type { MetricsRegistry } from '../machinery/metrics.js';
 import { writeBody, writeError, type Request, type Response } from './http.js';
 import { negotiate } from '../codec/negotiation.js';
@@ -62,7 +61,7 @@ export function createRouter(cfg: RouterConfig): (req: Request, res: Response) =
     withRequestFeatureGates(features),
   ].filter((f): f is Filter => f !== undefined);
   const chain = buildChain(filters, (state) => {
-    if (state.info.isResourceRequest) return serveResource(cfg, state.req, state.res, state.info, state.query, state.user as UserInfo);
+    if (state.info.isResourceRequest) return serveResource(cfg, state);
     return handleNonResource(cfg, openapi, state.req, state.res, state.path, state.query);
   });
   return (req, res) => {

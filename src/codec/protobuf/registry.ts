@@ -21,12 +21,15 @@ const APPS = 'k8s.io.api.apps.v1';
 const AUTHENTICATION = 'k8s.io.api.authentication.v1';
 const AUTHORIZATION = 'k8s.io.api.authorization.v1';
 const AUTOSCALING = 'k8s.io.api.autoscaling.v1';
+const AUTOSCALING_V2 = 'k8s.io.api.autoscaling.v2';
+const AUTOSCALING_V2BETA2 = 'k8s.io.api.autoscaling.v2beta2';
 const BATCH = 'k8s.io.api.batch.v1';
 const CERTIFICATES = 'k8s.io.api.certificates.v1';
 const COORDINATION = 'k8s.io.api.coordination.v1';
 const DISCOVERY = 'k8s.io.api.discovery.v1';
 const EVENTS = 'k8s.io.api.events.v1';
 const EXTENSIONS_V1BETA1 = 'k8s.io.api.extensions.v1beta1';
+const FLOWCONTROL_V1BETA1 = 'k8s.io.api.flowcontrol.v1beta1';
 const FLOWCONTROL_V1BETA2 = 'k8s.io.api.flowcontrol.v1beta2';
 const NETWORKING = 'k8s.io.api.networking.v1';
 const NODE = 'k8s.io.api.node.v1';
@@ -98,6 +101,10 @@ const REGISTRY: ReadonlyArray<readonly [string, string, string, string]> = [
   ['autoscaling', 'v1', 'HorizontalPodAutoscaler', `${AUTOSCALING}.HorizontalPodAutoscaler`],
   ['autoscaling', 'v1', 'HorizontalPodAutoscalerList', `${AUTOSCALING}.HorizontalPodAutoscalerList`],
   ['autoscaling', 'v1', 'Scale', `${AUTOSCALING}.Scale`],
+  ['autoscaling', 'v2', 'HorizontalPodAutoscaler', `${AUTOSCALING_V2}.HorizontalPodAutoscaler`],
+  ['autoscaling', 'v2', 'HorizontalPodAutoscalerList', `${AUTOSCALING_V2}.HorizontalPodAutoscalerList`],
+  ['autoscaling', 'v2beta2', 'HorizontalPodAutoscaler', `${AUTOSCALING_V2BETA2}.HorizontalPodAutoscaler`],
+  ['autoscaling', 'v2beta2', 'HorizontalPodAutoscalerList', `${AUTOSCALING_V2BETA2}.HorizontalPodAutoscalerList`],
   ['batch', 'v1', 'CronJob', `${BATCH}.CronJob`],
   ['batch', 'v1', 'CronJobList', `${BATCH}.CronJobList`],
   ['batch', 'v1', 'Job', `${BATCH}.Job`],
@@ -112,6 +119,10 @@ const REGISTRY: ReadonlyArray<readonly [string, string, string, string]> = [
   ['events', 'v1', 'EventList', `${EVENTS}.EventList`],
   ['extensions', 'v1beta1', 'Ingress', `${EXTENSIONS_V1BETA1}.Ingress`],
   ['extensions', 'v1beta1', 'IngressList', `${EXTENSIONS_V1BETA1}.IngressList`],
+  ['flowcontrol.apiserver', 'v1beta1', 'FlowSchema', `${FLOWCONTROL_V1BETA1}.FlowSchema`],
+  ['flowcontrol.apiserver', 'v1beta1', 'FlowSchemaList', `${FLOWCONTROL_V1BETA1}.FlowSchemaList`],
+  ['flowcontrol.apiserver', 'v1beta1', 'PriorityLevelConfiguration', `${FLOWCONTROL_V1BETA1}.PriorityLevelConfiguration`],
+  ['flowcontrol.apiserver', 'v1beta1', 'PriorityLevelConfigurationList', `${FLOWCONTROL_V1BETA1}.PriorityLevelConfigurationList`],
   ['flowcontrol.apiserver', 'v1beta2', 'FlowSchema', `${FLOWCONTROL_V1BETA2}.FlowSchema`],
   ['flowcontrol.apiserver', 'v1beta2', 'FlowSchemaList', `${FLOWCONTROL_V1BETA2}.FlowSchemaList`],
   ['flowcontrol.apiserver', 'v1beta2', 'PriorityLevelConfiguration', `${FLOWCONTROL_V1BETA2}.PriorityLevelConfiguration`],

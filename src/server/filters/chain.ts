@@ -5,6 +5,7 @@
  * passes all of them, and each async layer would cost a promise and a microtask turn. The order is declared once,
  * in server/router.ts; adding a filter is one line there.
  */
+import type { DeprecatedApiMarker } from '../deprecation.js';
 import type { UserInfo } from '../../machinery/user.js';
 import type { Request, Response } from '../http.js';
 import type { RequestInfo } from '../request-info.js';
@@ -22,6 +23,8 @@ export interface RequestState {
   received: number;
   /** Set by the authentication filter. */
   user?: UserInfo;
+  /** Set when the request is to a deprecated API version (audit's `deprecated` / `removed-release` annotations). */
+  deprecated?: DeprecatedApiMarker;
 }
 
 export type Handler = (state: RequestState) => Promise<void>;
