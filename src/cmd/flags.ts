@@ -10,6 +10,7 @@ import { collect, duration, flagValue, goBoolFlag, integer, list } from './flag-
 import type { ControlPlaneOptions } from './control-plane-types.js';
 import { type OidcOptions, validateOidcFlags } from '../auth/authn/oidc.js';
 import { parseFeatureGates } from './feature-gates.js';
+import { addAuditFlags, type AuditFlags, auditFromFlags } from './audit-flags.js';
 import {
   type AuthorizationMode,
   type AuthorizationSettings,
@@ -48,7 +49,7 @@ const count = integer(0, Number.MAX_SAFE_INTEGER, 'a whole number, 0 or more');
 
 /** A command with every API server flag, each with its default in --help. */
 export function apiServerCommand(name: string, description: string): Command {
-  return new Command(name)
+  return addAuditFlags(new Command(name))
     .description(description)
     .option('--data-dir <dir>', 'directory of the embedded store, certificates and admin.kubeconfig', './.orch')
     .option('--secure-port <port>', 'HTTPS port (0 picks a free port)', port, 6443)
@@ -144,7 +145,7 @@ export function apiServerCommand(name: string, description: string): Command {
     .option('-v, --v <level>', 'log verbosity', verbosity, 0);
 }
 
-interface ParsedFlags {
+interface ParsedFlags extends AuditFlags {
   dataDir: string;
   securePort: number;
   bindAddress: string;
@@ -320,6 +321,7 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     requestTimeoutMs: flags.requestTimeout,
     minRequestTimeoutSeconds: flags.minRequestTimeout,
     inFlight: { maxRequestsInflight: flags.maxRequestsInflight, maxMutatingRequestsInflight: flags.maxMutatingRequestsInflight },
+    audit: auditFromFlags(flags),
     ...(flags.featureGates ? { featureGates: flags.featureGates } : {}),
   };
 }

@@ -32,6 +32,9 @@ import type { ReviewDeps } from '../registry/reviews.js';
 import { listen, type ListenerOptions } from './listener.js';
 import { versionInfo } from './version.js';
 import { startCrdController } from './crd/controller.js';
+import { type AuditSettings, buildAuditing } from './audit/options.js';
+import type { AuditMetrics } from './audit/backend.js';
+import { auditingServerStarted } from './audit/capture.js';
 
 export interface ApiServerOptions {
   brand: Brand;
@@ -72,6 +75,10 @@ export interface ApiServerOptions {
   inFlight?: InFlightLimits;
   /** Connection deadlines and the per-address idle cap (upstream's defaults when absent). */
   connections?: Pick<ListenerOptions, 'timeouts' | 'maxIdleConnectionsPerAddress'>;
+  /** Auditing (`--audit-policy-file`, `--audit-log-*`, `--audit-webhook-*`); a bad policy stops start-up. */
+  audit?: AuditSettings;
+  /** Where apiserver_audit_event_total and apiserver_audit_error_total are counted (the metrics registry's, once it exists). */
+  auditMetrics?: AuditMetrics;
   now?: () => number;
 }
 
@@ -90,6 +97,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const now = opts.now ?? Date.now;
   const startedAt = now();
   const { brand, store } = opts;
+  // Before anything starts: a bad policy or audit flag is a start-up error, as upstream.
+  const auditing = opts.audit ? buildAuditing(opts.audit, brand, opts.auditMetrics) : undefined;
+  const auditingStopped = auditing ? auditingServerStarted() : () => {};
   // Until the modes are built over the registry, only masters are allowed (reviews say the same).
   const reviewsAuthorizer = unionAuthorizer([privilegedGroupAuthorizer]);
   const issuing = serviceAccountIssuing(opts.authentication ?? {}, opts.keyPem, brand);
@@ -198,6 +208,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     health,
     shuttingDown: shutdownSignal,
     serverSideApply: opts.featureGates?.ServerSideApply !== false,
+    audit: auditing,
   });
 
   await bootstrapNamespaces(registry);
@@ -237,6 +248,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
         webhooks.stop();
         authorization.stop();
         await listener.close(DRAIN_TIMEOUT_MS);
+        // The last requests' events are written or sent before the server says it stopped.
+        await auditing?.backend.shutdown();
+        auditingStopped();
         registry.stopCaches();
       })();
       return stopped;

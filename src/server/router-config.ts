@@ -9,6 +9,7 @@ import type { DiscoveryDocuments } from './discovery.js';
 import type { ReviewDeps } from '../registry/reviews.js';
 import type { InFlightLimits } from './filters/max-in-flight.js';
 import type { IssuerDocuments } from './service-account-issuer.js';
+import type { Auditing } from './audit/options.js';
 
 /** Upstream's --request-timeout default (1m0s). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -39,4 +40,6 @@ export interface RouterConfig {
   minRequestTimeoutSeconds?: number;
   /** --max-requests-inflight / --max-mutating-requests-inflight (0: no limit). */
   inFlight?: InFlightLimits;
+  /** The audit policy and backends (`--audit-*`); absent: nothing is recorded and the filter is not in the chain. */
+  audit?: Auditing;
 }

@@ -8,6 +8,7 @@
 import type { UserInfo } from '../../machinery/user.js';
 import type { Request, Response } from '../http.js';
 import type { RequestInfo } from '../request-info.js';
+import type { AuditRecord } from '../audit/record.js';
 
 /** What the filters learn of a request, in the order they learn it. */
 export interface RequestState {
@@ -20,6 +21,13 @@ export interface RequestState {
   info: RequestInfo;
   /** Set by the authentication filter. */
   user?: UserInfo;
+  /** Set by the audit-init filter: the request's audit ID (its `Audit-Id` response header). */
+  auditID?: string;
+  /** Set by the audit filter when the policy records this request; what others annotate. */
+  audit?: AuditRecord;
+  /** Set by the authorization filter, for audit: upstream's decision (`allow`/`forbid`) and reason. */
+  authorizationDecision?: 'allow' | 'forbid';
+  authorizationReason?: string;
 }
 
 export type Handler = (state: RequestState) => Promise<void>;
