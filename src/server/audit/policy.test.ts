@@ -163,11 +163,20 @@ describe('audit policy loading', () => {
   });
 
   test('only the v1 Policy of the brand is read (v1beta1 and v1alpha1 went in 1.24)', () => {
-    assert.match(invalid('apiVersion: audit.orch.io/v1beta1\nkind: Policy\nrules: [{level: None}]\n'), /^failed decoding: no kind "Policy" is registered for version "audit.orch.io\/v1beta1"/);
+    assert.match(
+      invalid('apiVersion: audit.orch.io/v1beta1\nkind: Policy\nrules: [{level: None}]\n'),
+      /^failed decoding: no kind "Policy" is registered for version "audit.orch.io\/v1beta1"/,
+    );
     assert.match(invalid('apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: None}]\n'), /^failed decoding/);
     assert.match(invalid('rules: [{level: None}]\n'), /^failed decoding: Object 'Kind' is missing/);
-    assert.match(invalid(`${head}rules:\n- level: None\n  users: jane\n`), /^failed decoding: json: cannot unmarshal string into Go struct field PolicyRule.rules.users of type \[\]string/);
-    assert.equal(parsePolicy('apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: Metadata}]\n', KUBERNETES_BRAND).evaluate(resource()).level, 'Metadata');
+    assert.match(
+      invalid(`${head}rules:\n- level: None\n  users: jane\n`),
+      /^failed decoding: json: cannot unmarshal string into Go struct field PolicyRule.rules.users of type \[\]string/,
+    );
+    assert.equal(
+      parsePolicy('apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: Metadata}]\n', KUBERNETES_BRAND).evaluate(resource()).level,
+      'Metadata',
+    );
   });
 
   test('a file: its path in the error, JSON accepted', async () => {

@@ -103,6 +103,9 @@ describe('audit webhook backend', () => {
     await new Promise((r) => setTimeout(r, 200));
     backend.process(ev('late'), json('late'));
     await backend.shutdown();
-    assert.deepEqual(lists.map((l) => l.items.map((i) => i.auditID)).flat(), ['s0', 's1', 's2', 's3', 'late']);
+    assert.deepEqual(
+      lists.flatMap((l) => l.items.map((i) => i.auditID)),
+      ['s0', 's1', 's2', 's3', 'late'],
+    );
   });
 });
