@@ -14,6 +14,8 @@ export interface AuditCapture {
   responseObject(value: unknown): void;
   /** The bytes of a response written without a value (objects the cache holds encoded). */
   responseBody(contentType: string, bytes: Buffer): void;
+  /** Adds an annotation to the event (a key keeps its first value). */
+  annotate(key: string, value: string): void;
 }
 
 const captures = new WeakMap<object, AuditCapture>();

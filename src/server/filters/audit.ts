@@ -15,7 +15,7 @@ import type { Brand } from '../../machinery/brand.js';
 import { StatusError } from '../../machinery/status.js';
 import type { UserInfo } from '../../machinery/user.js';
 import type { AuditBackend } from '../audit/backend.js';
-import { registerCapture } from '../audit/capture.js';
+import { auditCaptureOf, registerCapture } from '../audit/capture.js';
 import type { AuditEvent } from '../audit/event.js';
 import type { AuditPolicy } from '../audit/policy.js';
 import { AuditRecord } from '../audit/record.js';
@@ -39,6 +39,11 @@ export const withAuditInit: Filter = (state, next) => {
  */
 export function addAuditAnnotation(state: RequestState, key: string, value: string): void {
   state.audit?.annotate(key, value);
+}
+
+/** The same for code that holds only the request or response (handlers): nothing unless audited. */
+export function addRequestAuditAnnotation(reqOrRes: Request | Response, key: string, value: string): void {
+  auditCaptureOf(reqOrRes)?.annotate(key, value);
 }
 
 export interface AuditSettings {
