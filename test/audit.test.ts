@@ -167,6 +167,16 @@ describe('audit log', () => {
     assert.equal(complete.requestObject, undefined);
   });
 
+  test('a failed authentication: one ResponseStarted event, no user, the credentials tried', async () => {
+    const res = await request(ws.cluster, 'GET', '/api/v1/namespaces/default/pods', { anonymous: true, headers: { Authorization: 'Bearer nonsense' } });
+    assert.equal(res.status, 401);
+    const [ev] = await waitFor((e) => e.auditID === res.headers['audit-id'], 1);
+    assert.equal(ev.stage, 'ResponseStarted');
+    assert.deepEqual(ev.user, {});
+    assert.deepEqual(ev.responseStatus, { metadata: {}, message: 'Authentication failed, attempted: bearer', code: 401 });
+    assert.equal(ev.objectRef?.resource, 'pods');
+  });
+
   test('Audit-Id on every response: a new UUID, or the Audit-ID the client sent', async () => {
     const version = await request(ws.cluster, 'GET', '/version');
     assert.match(String(version.headers['audit-id']), /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);

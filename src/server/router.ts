@@ -1,7 +1,7 @@
 /**
  * The request chain, declared once in request order (upstream's DefaultBuildHandlerChain):
- * audit ID -> request info -> panic recovery -> request timeout -> authentication -> audit (with
- * a policy) -> impersonation -> in-flight limit ->
+ * audit ID -> request info -> panic recovery -> request timeout -> (failed-authentication audit)
+ * -> authentication -> audit (both with a policy) -> impersonation -> in-flight limit ->
  * authorization -> handler (non-resource paths here, resource paths in resource-routes.ts).
  * Each filter is one file under filters/.
  */
@@ -23,7 +23,7 @@ import { withImpersonation } from './filters/impersonation.js';
 import { withMaxInFlight } from './filters/max-in-flight.js';
 import { DEFAULT_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS, type RouterConfig } from './router-config.js';
 import { withAuthorization } from './filters/authorization.js';
-import { withAudit, withAuditInit } from './filters/audit.js';
+import { withAudit, withAuditInit, withFailedAuthenticationAudit } from './filters/audit.js';
 
 /** The OpenAPI documents and the handler serving them. */
 interface OpenAPI {
@@ -48,6 +48,7 @@ export function createRouter(cfg: RouterConfig): (req: Request, res: Response) =
     withRequestInfo,
     withPanicRecovery(cfg.brand),
     withRequestTimeout(cfg.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+    ...(cfg.audit ? [withFailedAuthenticationAudit({ ...cfg.audit, brand: cfg.brand })] : []),
     withAuthentication(cfg.authenticator),
     ...(cfg.audit ? [withAudit({ ...cfg.audit, brand: cfg.brand })] : []),
     withImpersonation(cfg.authorizer, cfg.brand),

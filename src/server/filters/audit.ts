@@ -16,7 +16,8 @@ import { StatusError } from '../../machinery/status.js';
 import type { UserInfo } from '../../machinery/user.js';
 import type { AuditBackend } from '../audit/backend.js';
 import { auditCaptureOf, registerCapture } from '../audit/capture.js';
-import type { AuditEvent } from '../audit/event.js';
+import type { AuditEvent, ObjectReference } from '../audit/event.js';
+import type { Attributes } from '../../machinery/authorization.js';
 import type { AuditPolicy } from '../audit/policy.js';
 import { AuditRecord } from '../audit/record.js';
 import type { Request, Response } from '../http.js';
@@ -88,16 +89,7 @@ export function withAudit(settings: AuditSettings): Filter {
       user: requester,
       sourceIPs: sourceIPs(state.req),
       userAgent: headerValue(state.req, 'user-agent'),
-      objectRef: attrs.isResourceRequest
-        ? {
-            resource: attrs.resource,
-            namespace: attrs.namespace,
-            name: attrs.name,
-            apiGroup: attrs.apiGroup,
-            apiVersion: attrs.apiVersion,
-            subresource: attrs.subresource,
-          }
-        : undefined,
+      objectRef: objectRefOf(attrs),
       requestReceivedTimestamp: received,
       stageTimestamp: received,
     };
@@ -145,6 +137,62 @@ export function withAudit(settings: AuditSettings): Filter {
     }
     return served.then(complete, failed);
   };
+}
+
+/** Who a request is before authentication names anyone: rules naming users or groups do not match it. */
+const NOBODY: UserInfo = { name: '', groups: [] };
+
+/**
+ * Upstream's WithFailedAuthenticationAudit, just outside authentication: a request refused with
+ * 401 is recorded once, at ResponseStarted, with no user and the credentials it tried.
+ */
+export function withFailedAuthenticationAudit(settings: AuditSettings): Filter {
+  const { policy, backend, brand } = settings;
+  const now = settings.now ?? preciseNow;
+  const apiVersion = `${brand.group('audit', true)}/v1`;
+  return (state, next) =>
+    next(state).catch((err: unknown) => {
+      if (state.user !== undefined || !(err instanceof StatusError) || err.code !== 401) throw err;
+      const attrs = attributesOf({ ...state, user: NOBODY });
+      const config = policy.evaluate(attrs);
+      if (config.level === 'None') throw err;
+      const at = now();
+      const ev: AuditEvent = {
+        level: config.level,
+        auditID: state.auditID ?? randomUUID(),
+        stage: 'ResponseStarted',
+        requestURI: state.req.url ?? state.path,
+        verb: attrs.verb,
+        user: undefined,
+        sourceIPs: sourceIPs(state.req),
+        userAgent: headerValue(state.req, 'user-agent'),
+        objectRef: objectRefOf(attrs),
+        responseStatus: { message: attemptedMethods(state), code: 401 },
+        requestReceivedTimestamp: at,
+        stageTimestamp: at,
+      };
+      new AuditRecord(ev, config, backend, apiVersion, now).emit('ResponseStarted');
+      throw err;
+    });
+}
+
+/** Upstream's getAuthMethods: the kinds of credentials the request carried. */
+function attemptedMethods(state: RequestState): string {
+  const methods: string[] = [];
+  const auth = headerValue(state.req, 'authorization').trim();
+  const parts = auth.split(' ');
+  if (parts[0].toLowerCase() === 'basic' && parts.length > 1) methods.push('basic');
+  if (parts.length > 1 && parts[0].toLowerCase() === 'bearer') methods.push('bearer');
+  if ((state.query.get('access_token') ?? '').trim() !== '') methods.push('access_token');
+  const socket = state.req.socket as { getPeerCertificate?: () => { raw?: Buffer } };
+  if (socket.getPeerCertificate?.()?.raw) methods.push('x509');
+  return methods.length > 0 ? `Authentication failed, attempted: ${methods.join(', ')}` : 'Authentication failed, no credentials provided';
+}
+
+function objectRefOf(attrs: Attributes): ObjectReference | undefined {
+  if (!attrs.isResourceRequest) return undefined;
+  const { resource, namespace, name, apiGroup, apiVersion, subresource } = attrs;
+  return { resource, namespace, name, apiGroup, apiVersion, subresource };
 }
 
 /** Calls back once when the response's headers go out (a watch's ResponseStarted). */
