@@ -22,17 +22,23 @@ export interface AuditMetrics {
   event(): void;
   /** apiserver_audit_error_total{plugin} */
   error(plugin: string, count: number): void;
+  /** apiserver_audit_level_total{level}: the policy's level, once per request evaluated. */
+  level(level: string): void;
 }
 
 /** The metrics kept as plain counts, until a registry is connected (and for tests). */
 export class AuditCounts implements AuditMetrics {
   events = 0;
   readonly errors = new Map<string, number>();
+  readonly levels = new Map<string, number>();
   event(): void {
     this.events++;
   }
   error(plugin: string, count: number): void {
     this.errors.set(plugin, (this.errors.get(plugin) ?? 0) + count);
+  }
+  level(level: string): void {
+    this.levels.set(level, (this.levels.get(level) ?? 0) + 1);
   }
 }
 
@@ -44,7 +50,8 @@ export function registerAuditMetrics(r: MetricsRegistry): AuditMetrics {
     help: 'Counter of audit events that failed to be audited properly. Plugin identifies the plugin affected by the error.',
     labels: ['plugin'],
   });
-  return { event: () => events.inc(), error: (plugin, count) => errors.inc([plugin], count) };
+  const levels = r.counter({ name: 'apiserver_audit_level_total', help: 'Counter of policy levels for audit events (1 per request).', labels: ['level'] });
+  return { event: () => events.inc(), error: (plugin, count) => errors.inc([plugin], count), level: (level) => levels.inc([level]) };
 }
 
 /** Every backend in turn: the event goes to each (upstream's union backend). */

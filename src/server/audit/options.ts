@@ -76,6 +76,7 @@ export function validateAuditSettings(s: AuditSettings): string[] {
 export interface Auditing {
   policy: AuditPolicy;
   backend: AuditBackend;
+  metrics?: AuditMetrics;
 }
 
 /**
@@ -115,5 +116,5 @@ export function buildAuditing(s: AuditSettings, brand: Brand, metrics?: AuditMet
       }),
     );
   }
-  return { policy, backend: unionBackend(backends, metrics) };
+  return { policy, backend: unionBackend(backends, metrics), metrics };
 }

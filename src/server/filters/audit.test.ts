@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ORCH_BRAND } from '../../machinery/brand.js';
 import { forbidden } from '../../machinery/status.js';
-import type { AuditBackend } from '../audit/backend.js';
+import { AuditCounts, type AuditBackend } from '../audit/backend.js';
 import { parsePolicy } from '../audit/policy.js';
 import type { Request, Response } from '../http.js';
 import { requestInfo } from '../request-info.js';
@@ -51,17 +51,19 @@ function state(method: string, url: string, user = { name: 'jane', groups: ['dev
 
 const run = (s: RequestState, handler: Handler) => {
   const backend = collector();
-  const filter = withAudit({ policy: POLICY, backend, brand: ORCH_BRAND, now: () => Date.UTC(2026, 10, 26) });
-  return { backend, done: filter(s, handler) };
+  const metrics = new AuditCounts();
+  const filter = withAudit({ policy: POLICY, backend, brand: ORCH_BRAND, metrics, now: () => Date.UTC(2026, 10, 26) });
+  return { backend, metrics, done: filter(s, handler) };
 };
 
 describe('the audit filter', () => {
   test('level None: the handler runs, nothing is recorded', async () => {
     const s = state('GET', '/healthz');
-    const { backend, done } = run(s, async () => {});
+    const { backend, metrics, done } = run(s, async () => {});
     await done;
     assert.equal(backend.seen.length, 0);
     assert.equal(s.audit, undefined);
+    assert.deepEqual([...metrics.levels], [['None', 1]], 'apiserver_audit_level_total counts None too');
   });
 
   test('a request: RequestReceived then ResponseComplete with the code written; annotations from authorization and others', async () => {

@@ -14,7 +14,7 @@ import { isIP } from 'node:net';
 import type { Brand } from '../../machinery/brand.js';
 import { StatusError } from '../../machinery/status.js';
 import type { UserInfo } from '../../machinery/user.js';
-import type { AuditBackend } from '../audit/backend.js';
+import type { AuditBackend, AuditMetrics } from '../audit/backend.js';
 import { auditCaptureOf, registerCapture } from '../audit/capture.js';
 import type { AuditEvent, ObjectReference } from '../audit/event.js';
 import type { Attributes } from '../../machinery/authorization.js';
@@ -51,6 +51,8 @@ export interface AuditSettings {
   policy: AuditPolicy;
   backend: AuditBackend;
   brand: Brand;
+  /** Counts the policy's level per request (apiserver_audit_level_total). */
+  metrics?: AuditMetrics;
   /** Epoch milliseconds with a sub-millisecond fraction. */
   now?: () => number;
 }
@@ -77,6 +79,7 @@ export function withAudit(settings: AuditSettings): Filter {
   return (state, next) => {
     const attrs = attributesOf(state);
     const config = policy.evaluate(attrs);
+    settings.metrics?.level(config.level);
     if (config.level === 'None') return next(state);
     const requester = state.user;
     const received = now();
