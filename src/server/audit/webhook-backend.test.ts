@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,8 @@ import { ensureCertificates } from '../../pki/certificates.js';
 import { AuditCounts } from './backend.js';
 import type { AuditEvent } from './event.js';
 import { WEBHOOK_PLUGIN, webhookBackend } from './webhook-backend.js';
+import { KUBERNETES_BRAND } from '../../machinery/brand.js';
+import { buildAuditing } from './options.js';
 
 let dir: string;
 let server: https.Server;
@@ -107,5 +110,31 @@ describe('audit webhook backend', () => {
       lists.flatMap((l) => l.items.map((i) => i.auditID)),
       ['s0', 's1', 's2', 's3', 'late'],
     );
+  });
+
+  test('--audit-webhook-config-file: a kubeconfig names the server; the events are audit.k8s.io/v1 in compat mode', async () => {
+    lists.length = 0;
+    const kubeconfig = join(dir, 'audit-webhook.kubeconfig');
+    const b64 = Buffer.from(caPem).toString('base64');
+    await writeFile(
+      kubeconfig,
+      `apiVersion: v1\nkind: Config\nclusters:\n- name: audit\n  cluster:\n    server: ${url}\n    certificate-authority-data: ${b64}\nusers:\n- name: apiserver\n  user: {}\ncontexts:\n- name: c\n  context: {cluster: audit, user: apiserver}\ncurrent-context: c\n`,
+    );
+    const policyFile = join(dir, 'policy.yaml');
+    await writeFile(policyFile, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: Metadata}]\n');
+    const webhook = { configFile: kubeconfig, mode: 'blocking', initialBackoffMs: 10, batch: { bufferSize: 10, maxBatchSize: 400, maxBatchWaitMs: 30_000 } };
+    const auditing = buildAuditing({ policyFile, webhook }, KUBERNETES_BRAND);
+    assert.ok(auditing);
+    // Blocking mode: each event goes alone, at once.
+    auditing.backend.process(ev('one'), json('one'));
+    await until(() => lists.length === 1);
+    assert.equal(lists[0].apiVersion, 'audit.k8s.io/v1');
+    assert.deepEqual(lists[0].items, [{ auditID: 'one' }]);
+    await auditing.backend.shutdown();
+    // Without a policy nothing is recorded, but the log file is made (upstream's ensureLogFile).
+    const logPath = join(dir, 'logs', 'audit.log');
+    const log = { path: logPath, maxAgeDays: 0, maxBackups: 0, maxSizeMB: 0, format: 'json', mode: 'blocking', bufferSize: 1 };
+    assert.equal(buildAuditing({ log, webhook }, KUBERNETES_BRAND), undefined);
+    assert.ok(existsSync(logPath));
   });
 });
