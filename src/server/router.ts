@@ -23,7 +23,7 @@ import { withImpersonation } from './filters/impersonation.js';
 import { withMaxInFlight } from './filters/max-in-flight.js';
 import { DEFAULT_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS, type RouterConfig } from './router-config.js';
 import { withAuthorization } from './filters/authorization.js';
-import { withAudit, withAuditInit, withFailedAuthenticationAudit } from './filters/audit.js';
+import { withAudit, withAuditInit, withFailedAuthenticationAudit, withRequestReceivedTimestamp } from './filters/audit.js';
 
 /** The OpenAPI documents and the handler serving them. */
 interface OpenAPI {
@@ -45,6 +45,7 @@ export function createRouter(cfg: RouterConfig): (req: Request, res: Response) =
   // Upstream's DefaultBuildHandlerChain, outermost first. A filter not built yet is simply absent.
   const filters: Filter[] = [
     withAuditInit,
+    ...(cfg.audit ? [withRequestReceivedTimestamp()] : []),
     withRequestInfo,
     withPanicRecovery(cfg.brand),
     withRequestTimeout(cfg.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),

@@ -35,6 +35,17 @@ export const withAuditInit: Filter = (state, next) => {
 };
 
 /**
+ * Upstream's WithRequestReceivedTimestamp, in the chain only when auditing: the event's
+ * requestReceivedTimestamp is when the request arrived, not when authentication finished.
+ */
+export function withRequestReceivedTimestamp(now: () => number = preciseNow): Filter {
+  return (state, next) => {
+    state.receivedAt = now();
+    return next(state);
+  };
+}
+
+/**
  * Adds an annotation to the request's audit event, if it is audited; a key keeps its first value.
  * (Deprecated-API and other annotations come through here.)
  */
@@ -82,7 +93,7 @@ export function withAudit(settings: AuditSettings): Filter {
     settings.metrics?.level(config.level);
     if (config.level === 'None') return next(state);
     const requester = state.user;
-    const received = now();
+    const received = state.receivedAt ?? now();
     const ev: AuditEvent = {
       level: config.level,
       auditID: state.auditID ?? randomUUID(),
@@ -171,7 +182,7 @@ export function withFailedAuthenticationAudit(settings: AuditSettings): Filter {
         userAgent: headerValue(state.req, 'user-agent'),
         objectRef: objectRefOf(attrs),
         responseStatus: { message: attemptedMethods(state), code: 401 },
-        requestReceivedTimestamp: at,
+        requestReceivedTimestamp: state.receivedAt ?? at,
         stageTimestamp: at,
       };
       new AuditRecord(ev, config, backend, apiVersion, now).emit('ResponseStarted');

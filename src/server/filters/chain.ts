@@ -23,6 +23,8 @@ export interface RequestState {
   user?: UserInfo;
   /** Set by the audit-init filter: the request's audit ID (its `Audit-Id` response header). */
   auditID?: string;
+  /** Set when auditing, as the request arrives: epoch milliseconds with a fraction. */
+  receivedAt?: number;
   /** Set by the audit filter when the policy records this request; what others annotate. */
   audit?: AuditRecord;
   /** Set by the authorization filter, for audit: upstream's decision (`allow`/`forbid`) and reason. */
