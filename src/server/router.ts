@@ -1,8 +1,9 @@
 /**
  * The request chain, declared once in request order (upstream's DefaultBuildHandlerChain):
- * audit ID -> request info -> panic recovery -> request timeout -> (failed-authentication audit)
- * -> authentication -> audit (both with a policy) -> impersonation -> in-flight limit ->
- * authorization -> handler (non-resource paths here, resource paths in resource-routes.ts).
+ * audit ID -> (received timestamp) -> request info -> panic recovery -> request timeout ->
+ * (failed-authentication audit) -> authentication -> (audit) -> impersonation -> in-flight limit
+ * -> authorization -> handler (the filters in parentheses only with an audit policy and backend;
+ * without, auditing costs the Audit-Id header alone) (non-resource paths here, resource paths in resource-routes.ts).
  * Each filter is one file under filters/.
  */
 import type { Brand } from '../machinery/brand.js';
