@@ -2,9 +2,9 @@
  * The request chain, declared once in request order (upstream's DefaultBuildHandlerChain):
  * audit ID -> (received timestamp) -> request info -> panic recovery -> request timeout ->
  * (failed-authentication audit) -> authentication -> (audit) -> impersonation -> in-flight limit
- * -> authorization -> handler (the filters in parentheses only with an audit policy and backend;
- * without, auditing costs the Audit-Id header alone) (non-resource paths here, resource paths in resource-routes.ts).
- * Each filter is one file under filters/.
+ * -> authorization -> handler (non-resource paths here, resource paths in resource-routes.ts).
+ * The filters in parentheses are there only with an audit policy and backend: without them,
+ * auditing costs the Audit-Id header alone. Each filter is one file under filters/.
  */
 import type { Brand } from '../machinery/brand.js';
 import type { UserInfo } from '../machinery/user.js';
