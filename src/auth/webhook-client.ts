@@ -25,6 +25,8 @@ export interface WebhookClientOptions {
   backoff?: WebhookBackoff;
   /** Where to POST instead of the kubeconfig server's own path (delegation posts to the review resources). */
   path?: string;
+  /** False when any 2xx is an answer, JSON or not (audit webhooks answer with an empty body). Default true. */
+  expectJson?: boolean;
 }
 
 /** The decoded JSON answer of a 2xx, or why there is none. */
@@ -106,7 +108,7 @@ export function webhookClient(opts: WebhookClientOptions): WebhookClient {
           // Upstream retries server-side failures and throttling; other answers are final.
           if (status >= 500 || status === 429) last = `${where}: the webhook answered ${status}`;
           else if (status < 200 || status > 299) return { error: `${where}: the webhook answered ${status}` };
-          else if (body === undefined) return { error: `${where}: the webhook's answer is not JSON` };
+          else if (body === undefined && opts.expectJson !== false) return { error: `${where}: the webhook's answer is not JSON` };
           else return { body };
         } catch (e) {
           last = `${where}: ${e instanceof Error ? e.message : String(e)}`;

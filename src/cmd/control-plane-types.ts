@@ -5,6 +5,7 @@ import type { RequestHeaderOptions } from '../auth/authn/request-header.js';
 import type { OidcOptions } from '../auth/authn/oidc.js';
 import type { AuthenticationSettings } from '../server/authentication-config.js';
 import type { AuthorizationSettings } from '../server/authorization-config.js';
+import type { AuditSettings } from '../server/audit/options.js';
 import type { KubeSchedulerConfiguration } from '../scheduler/config/types.js';
 import type { RunningScheduler } from '../scheduler/process/start-scheduler.js';
 /** The etcd a control plane stores in (upstream's --etcd-* flags). */
@@ -93,6 +94,8 @@ export interface ControlPlaneOptions {
   minRequestTimeoutSeconds?: number;
   /** In-flight limits before 429 (`--max-requests-inflight`, `--max-mutating-requests-inflight`). Default 400 / 200; 0: none. */
   inFlight?: { maxRequestsInflight: number; maxMutatingRequestsInflight: number };
+  /** Auditing: the policy file and the log and webhook backends (the `--audit-*` flags). Default: none. */
+  audit?: AuditSettings;
   /**
    * The CA the csrsigning controller signs CertificateSigningRequests with
    * (`--cluster-signing-cert-file`/`--cluster-signing-key-file`). Default: the generated CA.

@@ -101,6 +101,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     requestTimeoutMs: opts.requestTimeoutMs,
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
     inFlight: opts.inFlight,
+    audit: opts.audit,
     watchHistoryMs: opts.compactionIntervalMs ?? FIVE_MINUTES,
     featureGates: opts.featureGates,
     metrics: opts.metrics,

@@ -19,6 +19,7 @@ import { API_SERVER_FEATURES } from '../server/feature-gates.js';
 import { parseRuntimeConfig, servedDefinitions } from '../api/runtime-config.js';
 import { ALL_RESOURCES } from '../api/catalogue.js';
 import { brandFor } from '../machinery/brand.js';
+import { addAuditFlags, type AuditFlags, auditFromFlags } from './audit-flags.js';
 import {
   type AuthorizationMode,
   type AuthorizationSettings,
@@ -61,7 +62,7 @@ const count = integer(0, Number.MAX_SAFE_INTEGER, 'a whole number, 0 or more');
 
 /** A command with every API server flag, each with its default in --help. */
 export function apiServerCommand(name: string, description: string): Command {
-  const cmd = new Command(name)
+  const cmd = addAuditFlags(new Command(name))
     .description(description)
     .option('--data-dir <dir>', 'directory of the embedded store, certificates and admin.kubeconfig', './.orch')
     .option('--secure-port <port>', 'HTTPS port (0 picks a free port)', port, 6443)
@@ -170,7 +171,7 @@ export function apiServerCommand(name: string, description: string): Command {
   return cmd;
 }
 
-interface ParsedFlags extends LoggingFlags {
+interface ParsedFlags extends LoggingFlags, AuditFlags {
   showHiddenMetricsForVersion?: string;
   disabledMetrics: string[];
   allowMetricLabels: Map<string, string[]>;
@@ -350,6 +351,7 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     minRequestTimeoutSeconds: flags.minRequestTimeout,
     inFlight: { maxRequestsInflight: flags.maxRequestsInflight, maxMutatingRequestsInflight: flags.maxMutatingRequestsInflight },
     metrics: metricsFromFlags(flags),
+    audit: auditFromFlags(flags),
     ...(flags.featureGates ? { featureGates: flags.featureGates } : {}),
     ...(flags.runtimeConfig ? { runtimeConfig: checkedRuntimeConfig(flags.runtimeConfig, flags.kubernetesCompat) } : {}),
   };

@@ -38,6 +38,9 @@ import type { ReviewDeps } from '../registry/reviews.js';
 import { listen, type ListenerOptions } from './listener.js';
 import { SERVED_RELEASE, versionInfo } from './version.js';
 import { startCrdController } from './crd/controller.js';
+import { type AuditSettings, buildAuditing } from './audit/options.js';
+import { type AuditMetrics, registerAuditMetrics } from './audit/backend.js';
+import { auditingServerStarted } from './audit/capture.js';
 
 export interface ApiServerOptions {
   brand: Brand;
@@ -85,6 +88,10 @@ export interface ApiServerOptions {
   inFlight?: InFlightLimits;
   /** Connection deadlines and the per-address idle cap (upstream's defaults when absent). */
   connections?: Pick<ListenerOptions, 'timeouts' | 'maxIdleConnectionsPerAddress'>;
+  /** Auditing (`--audit-policy-file`, `--audit-log-*`, `--audit-webhook-*`); a bad policy stops start-up. */
+  audit?: AuditSettings;
+  /** Where apiserver_audit_event_total and apiserver_audit_error_total are counted (the metrics registry's, once it exists). */
+  auditMetrics?: AuditMetrics;
   now?: () => number;
 }
 
@@ -117,6 +124,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     opts.metrics === false
       ? undefined
       : createApiServerMetrics({ ...opts.metrics, currentVersion: { major: Number(SERVED_RELEASE.major), minor: Number(SERVED_RELEASE.minor) } });
+  // Before anything starts: a bad policy or audit flag is a start-up error, as upstream.
+  // Audit's counters are registered whether or not a policy is set, as upstream's are.
+  const auditMetrics = opts.auditMetrics ?? (metrics ? registerAuditMetrics(metrics.registry) : undefined);
+  const auditing = opts.audit ? buildAuditing(opts.audit, brand, auditMetrics) : undefined;
+  const auditingStopped = auditing ? auditingServerStarted() : () => {};
   let registryRef: Registry | undefined;
   // The registry's storage calls are timed (etcd_request_duration_seconds); the health check's are not.
   const registryStore = metrics
@@ -240,6 +252,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     health,
     shuttingDown: shutdownSignal,
     features,
+    audit: auditing,
   });
 
   await bootstrapNamespaces(registry);
@@ -279,6 +292,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
         webhooks.stop();
         authorization.stop();
         await listener.close(DRAIN_TIMEOUT_MS);
+        // The last requests' events are written or sent before the server says it stopped.
+        await auditing?.backend.shutdown();
+        auditingStopped();
         registry.stopCaches();
       })();
       return stopped;

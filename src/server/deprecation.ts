@@ -1,18 +1,12 @@
 /**
  * Requests to a deprecated built-in API version (upstream's endpoints/deprecation and the
- * deprecated-API bookkeeping of its request metrics): the warning text, the request's marker for
- * the audit annotations, and the labels of `apiserver_requested_deprecated_apis`.
+ * deprecated-API bookkeeping of its request metrics): the warning text and the labels of
+ * `apiserver_requested_deprecated_apis`; resource-routes.ts adds the audit annotations.
  */
 import type { Brand } from '../machinery/brand.js';
 import type { ApiLifecycle } from '../api/types.js';
 import type { ResourceInfo } from '../registry/resource-info.js';
 import { SERVED_RELEASE } from './version.js';
-
-/** What a request to a deprecated version leaves on its request state (the audit annotations read it). */
-export interface DeprecatedApiMarker {
-  /** `<major>.<minor>` the version is removed in (audit `k8s.io/removed-release`), '' when unknown. */
-  removedRelease: string;
-}
 
 /** The labels of one `apiserver_requested_deprecated_apis` series (upstream's label names). */
 export interface DeprecatedApiLabels {

@@ -6,6 +6,7 @@ import type { AsTarget, Encoding } from '../codec/negotiation.js';
 import { encodeBody, type EncodedBody } from '../codec/serialize.js';
 import { goQuote } from '../machinery/validation.js';
 import { internalError, requestEntityTooLarge, StatusError, type Status } from '../machinery/status.js';
+import { auditCaptureOf } from './audit/capture.js';
 
 export type Request = IncomingMessage | Http2ServerRequest;
 export type Response = ServerResponse | Http2ServerResponse;
@@ -48,7 +49,10 @@ export function readBody(req: Request): Promise<Buffer> {
       chunks.push(c);
     });
     req.on('end', () => {
-      if (!failed) resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+      if (failed) return;
+      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      auditCaptureOf(req)?.requestBody(String(req.headers['content-type'] ?? ''), body);
+      resolve(body);
     });
     req.on('error', (e) => {
       if (!failed) reject(e);
@@ -111,6 +115,7 @@ export function bodySize(res: Response): number {
 /** Ends a response with a complete body, gzipped when it is large and the client accepts gzip. */
 export function writeBody(res: Response, code: number, contentType: string, bytes: Buffer): void {
   bodySizes.set(res, bytes.length);
+  auditCaptureOf(res)?.responseBody(contentType, bytes);
   if (bytes.length >= GZIP_THRESHOLD_BYTES && acceptsGzip((res as { req?: Request }).req)) {
     const zipped = gzipSync(bytes);
     res.writeHead(code, { 'content-type': contentType, 'content-encoding': 'gzip', vary: 'Accept-Encoding', 'content-length': zipped.length });
@@ -123,6 +128,7 @@ export function writeBody(res: Response, code: number, contentType: string, byte
 
 /** Writes a value with a status code in the first negotiated encoding that can carry it. */
 export function writeObject(res: Response, code: number, value: unknown, out: Output = JSON_OUTPUT): void {
+  auditCaptureOf(res)?.responseObject(value);
   const { bytes, contentType } = encodeBody(value, out.encodings, out.pretty, out.protobufMediaType);
   writeBody(res, code, contentType, bytes);
 }
@@ -132,6 +138,7 @@ export function writeError(res: Response, err: unknown, out: Output = JSON_OUTPU
   const se = err instanceof StatusError ? err : internalError(err);
   if (!(err instanceof StatusError)) console.error('internal error:', err);
   const status: Status = se.toStatus();
+  auditCaptureOf(res)?.responseObject(status);
   if (res.headersSent) {
     res.end();
     return;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createApiServerMetrics, inFlightMetrics, markDeprecatedRequest, recordAuditEvent } from './metrics.js';
+import { registerAuditMetrics } from './audit/backend.js';
+import { createApiServerMetrics, inFlightMetrics, markDeprecatedRequest } from './metrics.js';
 
 const current = { major: 1, minor: 25 };
 
@@ -15,11 +16,12 @@ test('markDeprecatedRequest sets apiserver_requested_deprecated_apis to 1 for th
   );
 });
 
-test('recordAuditEvent counts apiserver_audit_event_total, shown at zero before any', () => {
+test('audit events count in apiserver_audit_event_total, shown at zero before any', () => {
   const m = createApiServerMetrics({ currentVersion: current });
+  const audit = registerAuditMetrics(m.registry);
   assert.match(m.registry.expose(), /\napiserver_audit_event_total 0\n/);
-  recordAuditEvent(m);
-  recordAuditEvent(m);
+  audit.event();
+  audit.event();
   assert.match(
     m.registry.expose(),
     /# HELP apiserver_audit_event_total \[ALPHA\] Counter of audit events generated and sent to the audit backend\.\n# TYPE apiserver_audit_event_total counter\napiserver_audit_event_total 2\n/,
@@ -46,7 +48,7 @@ test('--disabled-metrics and --allow-metric-labels apply to the API server metri
     disabledMetrics: ['apiserver_audit_event_total'],
     allowListedLabels: new Map([['apiserver_dropped_requests_total,request_kind', ['readOnly']]]),
   });
-  recordAuditEvent(m);
+  registerAuditMetrics(m.registry).event();
   inFlightMetrics(m).onDropped('mutating');
   const text = m.registry.expose();
   assert.doesNotMatch(text, /apiserver_audit_event_total/);

@@ -32,7 +32,6 @@ export interface ApiServerMetrics {
   etcdRequestDuration: Metric;
   requestedDeprecatedApis: Metric;
   droppedRequestsTotal: Metric;
-  auditEventTotal: Metric;
 }
 
 /** Registers every API server metric in a new registry under these settings (flags). */
@@ -108,10 +107,6 @@ export function createApiServerMetrics(settings: MetricsSettings): ApiServerMetr
       help: "Number of requests dropped with 'Try again later' response",
       labels: ['request_kind'],
     }),
-    auditEventTotal: registry.counter({
-      name: 'apiserver_audit_event_total',
-      help: 'Counter of audit events generated and sent to the audit backend.',
-    }),
   };
 }
 
@@ -144,11 +139,6 @@ export interface DeprecatedRequest {
 /** Sets apiserver_requested_deprecated_apis for a request to a deprecated version (idempotent: the gauge is 1 once requested). */
 export function markDeprecatedRequest(metrics: ApiServerMetrics, r: DeprecatedRequest): void {
   metrics.requestedDeprecatedApis.set([r.group, r.version, r.resource, r.subresource, r.removedRelease], 1);
-}
-
-/** Counts one audit event handed to the audit backends (apiserver_audit_event_total). */
-export function recordAuditEvent(metrics: ApiServerMetrics): void {
-  metrics.auditEventTotal.inc();
 }
 
 // Watch responses whose written events are counted, by response (set by the metrics filter).

@@ -8,6 +8,7 @@ import { addWarning } from './http.js';
 import type { RequestState } from './filters/chain.js';
 import type { ResourceInfo } from '../registry/resource-info.js';
 import { deprecationOf } from './deprecation.js';
+import { addAuditAnnotation } from './filters/audit.js';
 import { type AsKind, negotiate } from '../codec/negotiation.js';
 import { parseAccept } from '../codec/accept.js';
 import { methodNotAllowed, pathNotFound } from '../machinery/status.js';
@@ -63,7 +64,9 @@ function noteDeprecated(cfg: RouterConfig, state: RequestState, info: ResourceIn
   const deprecation = deprecationOf(info, cfg.brand);
   if (deprecation === undefined) return;
   addWarning(state.res, deprecation.warning);
-  state.deprecated = { removedRelease: deprecation.removedRelease };
+  // Upstream's audit annotations (`k8s.io/deprecated`, `k8s.io/removed-release`), in the brand's domain.
+  addAuditAnnotation(state, cfg.brand.key('deprecated'), 'true');
+  if (deprecation.removedRelease !== '') addAuditAnnotation(state, cfg.brand.key('removed-release'), deprecation.removedRelease);
   cfg.recordDeprecatedRequest?.({ group: info.group, version: info.version, resource: info.plural, subresource, removed_release: deprecation.removedRelease });
 }
 

@@ -1,9 +1,11 @@
 /**
  * The request chain, declared once in request order (upstream's DefaultBuildHandlerChain):
- * request info -> HTTP logging -> response feature gates -> panic recovery -> request timeout ->
- * authentication -> impersonation -> in-flight limit -> authorization -> request metrics ->
- * request feature gates -> handler (non-resource paths here, resource paths in resource-routes.ts).
- * Each filter is one file under filters/.
+ * audit ID -> (received timestamp) -> request info -> HTTP logging -> response feature gates ->
+ * panic recovery -> request timeout -> (failed-authentication audit) -> authentication -> (audit)
+ * -> impersonation -> in-flight limit -> authorization -> request metrics -> request feature
+ * gates -> handler (non-resource paths here, resource paths in resource-routes.ts).
+ * The audit filters in parentheses are there only with an audit policy and backend: without
+ * them, auditing costs the Audit-Id header alone. Each filter is one file under filters/.
  */
 import type { Brand } from '../machinery/brand.js';
 import type { MetricsRegistry } from '../machinery/metrics.js';
@@ -27,6 +29,7 @@ import { withAuthorization } from './filters/authorization.js';
 import { withRequestFeatureGates, withResponseFeatureGates } from './filters/feature-gates.js';
 import { withRequestMetrics } from './filters/metrics.js';
 import { serverFeatures } from './feature-gates.js';
+import { withAudit, withAuditInit, withFailedAuthenticationAudit, withRequestReceivedTimestamp } from './filters/audit.js';
 
 /** The OpenAPI documents and the handler serving them. */
 interface OpenAPI {
@@ -48,12 +51,16 @@ export function createRouter(cfg: RouterConfig): (req: Request, res: Response) =
   const features = cfg.features ?? serverFeatures();
   // Upstream's DefaultBuildHandlerChain, outermost first. A filter not built yet is simply absent.
   const filters: Filter[] = [
+    withAuditInit,
+    ...(cfg.audit ? [withRequestReceivedTimestamp()] : []),
     withRequestInfo,
     withHTTPLogging,
     withResponseFeatureGates(features),
     withPanicRecovery(cfg.brand),
     withRequestTimeout(cfg.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+    ...(cfg.audit ? [withFailedAuthenticationAudit({ ...cfg.audit, brand: cfg.brand })] : []),
     withAuthentication(cfg.authenticator),
+    ...(cfg.audit ? [withAudit({ ...cfg.audit, brand: cfg.brand })] : []),
     withImpersonation(cfg.authorizer, cfg.brand),
     withMaxInFlight(cfg.inFlight ?? DEFAULT_IN_FLIGHT, cfg.inFlightCounts),
     withAuthorization(cfg.authorizer),

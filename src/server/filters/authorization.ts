@@ -5,9 +5,9 @@
  */
 import type { Authorizer } from '../../auth/authz/authorizer.js';
 import { refusal } from '../../auth/authz/refusal.js';
-import type { Attributes } from '../../machinery/authorization.js';
+import type { Attributes, Authorization } from '../../machinery/authorization.js';
 import { parseFieldSelector } from '../../machinery/field-selector.js';
-import type { Filter, RequestState } from './chain.js';
+import type { Filter, Handler, RequestState } from './chain.js';
 
 export { forbidden, refusal } from '../../auth/authz/refusal.js';
 
@@ -15,9 +15,24 @@ export function withAuthorization(authorizer: Authorizer): Filter {
   return (state, next) => {
     const attrs = attributesOf(state);
     const answer = authorizer.authorize(attrs);
-    if ('decision' in answer) return answer.decision === 'allow' ? next(state) : Promise.reject(refusal(attrs, answer));
-    return answer.then((a) => (a.decision === 'allow' ? next(state) : Promise.reject(refusal(attrs, a))));
+    if ('decision' in answer) return decided(state, attrs, answer, next);
+    return answer.then((a) => decided(state, attrs, a, next));
   };
+}
+
+/** Proceeds or refuses, leaving the decision and reason on the state for the audit event (upstream's annotations). */
+function decided(state: RequestState, attrs: Attributes, a: Authorization, next: Handler): Promise<void> {
+  if (a.decision === 'allow') {
+    state.authorizationDecision = 'allow';
+    state.authorizationReason = a.reason;
+    return next(state);
+  }
+  if (a.error !== undefined) state.authorizationReason = 'internal error';
+  else {
+    state.authorizationDecision = 'forbid';
+    state.authorizationReason = a.reason;
+  }
+  return Promise.reject(refusal(attrs, a));
 }
 
 /** Asks the authorizer; throws the refusal (403, or 500 when a module failed) unless allowed. */
@@ -26,8 +41,8 @@ export async function authorizeOrThrow(authorizer: Authorizer, attrs: Attributes
   if (answer.decision !== 'allow') throw refusal(attrs, answer);
 }
 
-/** Upstream's authorizer.Attributes of an authenticated request. */
-function attributesOf(state: RequestState): Attributes {
+/** Upstream's authorizer.Attributes of an authenticated request (audit policies match them too). */
+export function attributesOf(state: RequestState): Attributes {
   const { info } = state;
   if (!state.user) throw new Error('authorization before authentication: the filter order is wrong');
   // A non-resource request (`/apis/apps`, `/apis/apps/v1`) has no group or version to upstream,

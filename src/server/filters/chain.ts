@@ -5,10 +5,10 @@
  * passes all of them, and each async layer would cost a promise and a microtask turn. The order is declared once,
  * in server/router.ts; adding a filter is one line there.
  */
-import type { DeprecatedApiMarker } from '../deprecation.js';
 import type { UserInfo } from '../../machinery/user.js';
 import type { Request, Response } from '../http.js';
 import type { RequestInfo } from '../request-info.js';
+import type { AuditRecord } from '../audit/record.js';
 
 /** What the filters learn of a request, in the order they learn it. */
 export interface RequestState {
@@ -23,8 +23,15 @@ export interface RequestState {
   received: number;
   /** Set by the authentication filter. */
   user?: UserInfo;
-  /** Set when the request is to a deprecated API version (audit's `deprecated` / `removed-release` annotations). */
-  deprecated?: DeprecatedApiMarker;
+  /** Set by the audit-init filter: the request's audit ID (its `Audit-Id` response header). */
+  auditID?: string;
+  /** Set when auditing, as the request arrives: epoch milliseconds with a fraction. */
+  receivedAt?: number;
+  /** Set by the audit filter when the policy records this request; what others annotate. */
+  audit?: AuditRecord;
+  /** Set by the authorization filter, for audit: upstream's decision (`allow`/`forbid`) and reason. */
+  authorizationDecision?: 'allow' | 'forbid';
+  authorizationReason?: string;
 }
 
 export type Handler = (state: RequestState) => Promise<void>;

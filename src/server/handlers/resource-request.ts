@@ -7,6 +7,7 @@ import type { ResourceScope } from '../scope.js';
 import type { RequestInfo } from '../request-info.js';
 import type { Output, Request, Response } from '../http.js';
 import { addWarning, readBody, writeBody, writeObject } from '../http.js';
+import { auditCaptureOf } from '../audit/capture.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
 import { badRequest, unsupportedMediaType } from '../../machinery/status.js';
 import { type DecodedBody, decodeObjectBody } from '../../codec/decode-body.js';
@@ -48,7 +49,9 @@ export async function readObjectBody(r: ResourceRequest): Promise<DecodedBody> {
   const accepted = ['application/json', 'application/yaml', ...protobufTypes];
   if (!accepted.includes(type)) throw unsupportedMediaType(accepted);
   const { apiVersion, kind } = r.scope;
-  return decodeObjectBody(type, await readBody(r.req), { apiVersion, version: r.scope.info.version, kind, protobufMediaTypes: protobufTypes });
+  const decoded = await decodeObjectBody(type, await readBody(r.req), { apiVersion, version: r.scope.info.version, kind, protobufMediaTypes: protobufTypes });
+  auditCaptureOf(r.req)?.requestObject(decoded.value);
+  return decoded;
 }
 
 /** Checks a body is an object of the URL's kind and apiVersion (when it says which). */
