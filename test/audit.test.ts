@@ -177,6 +177,18 @@ describe('audit log', () => {
     assert.equal(ev.objectRef?.resource, 'pods');
   });
 
+  test('a request to a deprecated version carries the deprecated and removed-release annotations', async () => {
+    const res = await request(ws.cluster, 'GET', '/apis/autoscaling/v2beta2/namespaces/default/horizontalpodautoscalers');
+    assert.equal(res.status, 200, res.text);
+    const [, complete] = await waitFor((e) => e.requestURI === '/apis/autoscaling/v2beta2/namespaces/default/horizontalpodautoscalers', 2);
+    assert.equal(complete.annotations?.['orch.io/deprecated'], 'true');
+    assert.equal(complete.annotations?.['orch.io/removed-release'], '1.26');
+    const current = await request(ws.cluster, 'GET', '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers');
+    assert.equal(current.status, 200, current.text);
+    const [, plain] = await waitFor((e) => e.requestURI === '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers', 2);
+    assert.equal(plain.annotations?.['orch.io/deprecated'], undefined);
+  });
+
   test('Audit-Id on every response: a new UUID, or the Audit-ID the client sent', async () => {
     const version = await request(ws.cluster, 'GET', '/version');
     assert.match(String(version.headers['audit-id']), /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
