@@ -7,6 +7,7 @@ import type { Brand } from '../machinery/brand.js';
 import type { Store } from '../storage/interface.js';
 import { Registry } from '../registry/registry.js';
 import { bootstrapNamespaces, bootstrapPriorityClasses } from '../registry/bootstrap.js';
+import { startKubernetesService } from '../registry/kubernetes-service.js';
 import { reconcileBootstrapPolicy } from '../registry/rbac-bootstrap.js';
 import { startEventExpiry } from '../registry/event-expiry.js';
 import { admissionChain } from '../admission/admission.js';
@@ -56,6 +57,8 @@ export interface ApiServerOptions {
   /** Where Service cluster IPs and node ports come from (upstream's defaults when absent). */
   serviceClusterIPRange?: string;
   serviceNodePortRange?: string;
+  /** How often the API server's own Service and endpoints are reconciled (upstream 10 s). */
+  endpointReconcileIntervalMs?: number;
   /** Feature gates (`--feature-gates`); ServerSideApply defaults to on. */
   featureGates?: Readonly<Record<string, boolean>>;
   /** The ServiceAccount admission plugin (upstream: on by default). Default true. */
@@ -201,6 +204,12 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   });
 
   await bootstrapNamespaces(registry);
+  const kubernetesService = await startKubernetesService(registry, {
+    securePort: listener.port,
+    bindAddress: opts.bindAddress,
+    serviceClusterIPRange: opts.serviceClusterIPRange,
+    intervalMs: opts.endpointReconcileIntervalMs,
+  });
   hooks.bootstrap.done();
   // After the namespaces: the policy's Roles live in the system and public namespaces.
   await reconcileBootstrapPolicy(registry);
@@ -232,6 +241,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
         shuttingDown = true;
         if (opts.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, opts.shutdownDelayMs));
         signalShutdown();
+        await kubernetesService.stop();
         stopExpiry();
         crdController.stop();
         webhooks.stop();
