@@ -8,6 +8,7 @@ import type { Store } from '../storage/interface.js';
 import { Registry } from '../registry/registry.js';
 import { bootstrapNamespaces, bootstrapPriorityClasses } from '../registry/bootstrap.js';
 import { startKubernetesService } from '../registry/kubernetes-service.js';
+import { startAuthenticationInfo } from '../registry/authentication-info.js';
 import { reconcileBootstrapPolicy } from '../registry/rbac-bootstrap.js';
 import { startEventExpiry } from '../registry/event-expiry.js';
 import { admissionChain } from '../admission/admission.js';
@@ -136,6 +137,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     rbacBootstrap: hookCheck('poststarthook/rbac/bootstrap-roles'),
     priorityClasses: hookCheck('poststarthook/scheduling/bootstrap-system-priority-classes'),
     eventExpiry: hookCheck('poststarthook/start-event-expiry'),
+    authenticationInfo: hookCheck('poststarthook/start-cluster-authentication-info-controller'),
     apiextensionsInformers: hookCheck('poststarthook/start-apiextensions-informers'),
     apiextensionsControllers: hookCheck('poststarthook/start-apiextensions-controllers'),
     crdInformerSynced: hookCheck('poststarthook/crd-informer-synced'),
@@ -225,6 +227,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     stopExpiry = await startEventExpiry({ store, prefix: eventsStore.info.keyPrefix, ttlMs: opts.eventTtlMs, now });
   }
   hooks.eventExpiry.done();
+  // After the namespaces: the ConfigMap lives in the system namespace.
+  const stopAuthenticationInfo = await startAuthenticationInfo(registry, { clientCaPem: opts.clientCaPem, requestHeader: opts.authentication?.requestHeader });
+  hooks.authenticationInfo.done();
   // The CRD cache started with the others; the controller serves what each CRD defines.
   hooks.apiextensionsInformers.done();
   const crdController = startCrdController(registry);
@@ -243,6 +248,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
         signalShutdown();
         await kubernetesService.stop();
         stopExpiry();
+        stopAuthenticationInfo();
         crdController.stop();
         webhooks.stop();
         authorization.stop();
