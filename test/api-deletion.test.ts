@@ -318,6 +318,36 @@ describe('namespace deletion', () => {
     assert.equal(assertOk(await call('GET', `/api/v1/namespaces/${NS}`)).status.phase, 'Terminating');
   });
 
+  it('the status conditions say what is left and which finalizers hold it, in upstream’s words', async () => {
+    const byType = async () => {
+      const ns = assertOk(await call('GET', `/api/v1/namespaces/${NS}`));
+      return new Map<string, any>((ns.status.conditions ?? []).map((c: any) => [c.type, c]));
+    };
+    await waitFor('the content conditions', async () => (await byType()).get('NamespaceFinalizersRemaining')?.status === 'True');
+    const conditions = await byType();
+    const summary = (type: string) => {
+      const c = conditions.get(type);
+      return c && [c.status, c.reason, c.message];
+    };
+    assert.deepEqual([...conditions.keys()], [
+      'NamespaceDeletionDiscoveryFailure',
+      'NamespaceDeletionGroupVersionParsingFailure',
+      'NamespaceDeletionContentFailure',
+      'NamespaceContentRemaining',
+      'NamespaceFinalizersRemaining',
+    ]);
+    assert.deepEqual(summary('NamespaceDeletionDiscoveryFailure'), ['False', 'ResourcesDiscovered', 'All resources successfully discovered']);
+    assert.deepEqual(summary('NamespaceDeletionGroupVersionParsingFailure'), ['False', 'ParsedGroupVersions', 'All legacy kube types successfully parsed']);
+    assert.deepEqual(summary('NamespaceDeletionContentFailure'), ['False', 'ContentDeleted', 'All content successfully deleted, may be waiting on finalization']);
+    assert.deepEqual(summary('NamespaceContentRemaining'), ['True', 'SomeResourcesRemain', 'Some resources are remaining: configmaps. has 1 resource instances']);
+    assert.deepEqual(summary('NamespaceFinalizersRemaining'), [
+      'True',
+      'SomeFinalizersRemain',
+      'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances',
+    ]);
+    assert.match(conditions.get('NamespaceContentRemaining').lastTransitionTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  });
+
   it('once its last content is gone the namespace is removed', async () => {
     assertOk(await call('PATCH', `/api/v1/namespaces/${NS}/configmaps/held`, { metadata: { finalizers: null } }, MERGE));
     await waitFor('namespace to be removed', async () => (await call('GET', `/api/v1/namespaces/${NS}`)).status === 404);
