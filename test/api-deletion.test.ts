@@ -329,17 +329,28 @@ describe('namespace deletion', () => {
       const c = conditions.get(type);
       return c && [c.status, c.reason, c.message];
     };
-    assert.deepEqual([...conditions.keys()], [
-      'NamespaceDeletionDiscoveryFailure',
-      'NamespaceDeletionGroupVersionParsingFailure',
-      'NamespaceDeletionContentFailure',
-      'NamespaceContentRemaining',
-      'NamespaceFinalizersRemaining',
-    ]);
+    assert.deepEqual(
+      [...conditions.keys()],
+      [
+        'NamespaceDeletionDiscoveryFailure',
+        'NamespaceDeletionGroupVersionParsingFailure',
+        'NamespaceDeletionContentFailure',
+        'NamespaceContentRemaining',
+        'NamespaceFinalizersRemaining',
+      ],
+    );
     assert.deepEqual(summary('NamespaceDeletionDiscoveryFailure'), ['False', 'ResourcesDiscovered', 'All resources successfully discovered']);
     assert.deepEqual(summary('NamespaceDeletionGroupVersionParsingFailure'), ['False', 'ParsedGroupVersions', 'All legacy kube types successfully parsed']);
-    assert.deepEqual(summary('NamespaceDeletionContentFailure'), ['False', 'ContentDeleted', 'All content successfully deleted, may be waiting on finalization']);
-    assert.deepEqual(summary('NamespaceContentRemaining'), ['True', 'SomeResourcesRemain', 'Some resources are remaining: configmaps. has 1 resource instances']);
+    assert.deepEqual(summary('NamespaceDeletionContentFailure'), [
+      'False',
+      'ContentDeleted',
+      'All content successfully deleted, may be waiting on finalization',
+    ]);
+    assert.deepEqual(summary('NamespaceContentRemaining'), [
+      'True',
+      'SomeResourcesRemain',
+      'Some resources are remaining: configmaps. has 1 resource instances',
+    ]);
     assert.deepEqual(summary('NamespaceFinalizersRemaining'), [
       'True',
       'SomeFinalizersRemain',

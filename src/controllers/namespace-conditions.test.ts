@@ -35,9 +35,18 @@ test('failures and leftovers: upstream’s messages, sorted; unchanged condition
     'Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request',
   );
   assert.equal(byType.get('NamespaceDeletionDiscoveryFailure')?.reason, 'DiscoveryFailed');
-  assert.equal(byType.get('NamespaceDeletionContentFailure')?.message, 'Failed to delete all resource types, 2 remaining: [deleting pods.: boom, deleting secrets.: bang]');
-  assert.equal(byType.get('NamespaceContentRemaining')?.message, 'Some resources are remaining: deployments.apps has 1 resource instances, pods. has 2 resource instances');
-  assert.equal(byType.get('NamespaceFinalizersRemaining')?.message, 'Some content in the namespace has finalizers remaining: example.com/f in 1 resource instances');
+  assert.equal(
+    byType.get('NamespaceDeletionContentFailure')?.message,
+    'Failed to delete all resource types, 2 remaining: [deleting pods.: boom, deleting secrets.: bang]',
+  );
+  assert.equal(
+    byType.get('NamespaceContentRemaining')?.message,
+    'Some resources are remaining: deployments.apps has 1 resource instances, pods. has 2 resource instances',
+  );
+  assert.equal(
+    byType.get('NamespaceFinalizersRemaining')?.message,
+    'Some content in the namespace has finalizers remaining: example.com/f in 1 resource instances',
+  );
   assert.equal(byType.get('NamespaceFinalizersRemaining')?.lastTransitionTime, '2026-01-01T00:05:00Z');
   assert.equal(byType.get('NamespaceDeletionGroupVersionParsingFailure')?.lastTransitionTime, '2026-01-01T00:00:00Z');
 });

@@ -57,7 +57,8 @@ function troubles(report: DeletionReport): Map<string, { reason: string; message
     });
   }
   const left = [...report.remaining].filter(([, n]) => n > 0).map(([r, n]) => `${r} has ${n} resource instances`);
-  if (left.length > 0) out.set('NamespaceContentRemaining', { reason: 'SomeResourcesRemain', message: `Some resources are remaining: ${left.sort().join(', ')}` });
+  if (left.length > 0)
+    out.set('NamespaceContentRemaining', { reason: 'SomeResourcesRemain', message: `Some resources are remaining: ${left.sort().join(', ')}` });
   const held = [...report.finalizers].filter(([, n]) => n > 0).map(([f, n]) => `${f} in ${n} resource instances`);
   if (held.length > 0) {
     out.set('NamespaceFinalizersRemaining', {

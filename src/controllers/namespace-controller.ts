@@ -150,7 +150,10 @@ export class NamespaceController implements Controller {
   private async namespacedResources(report: DeletionReport): Promise<NamespacedResource[]> {
     const client = this.ctx.client;
     const versions: { path: string; group: string; groupVersion: string }[] = [{ path: '/api/v1', group: '', groupVersion: 'v1' }];
-    const groups = await client.expect<{ groups?: { name: string; preferredVersion?: { groupVersion: string }; versions: { groupVersion: string }[] }[] }>('GET', '/apis');
+    const groups = await client.expect<{ groups?: { name: string; preferredVersion?: { groupVersion: string }; versions: { groupVersion: string }[] }[] }>(
+      'GET',
+      '/apis',
+    );
     for (const g of groups.groups ?? []) {
       const gv = g.preferredVersion?.groupVersion ?? g.versions[0]?.groupVersion;
       if (gv) versions.push({ path: `/apis/${gv}`, group: g.name, groupVersion: gv });
