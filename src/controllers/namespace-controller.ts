@@ -42,7 +42,8 @@ export class NamespaceController implements Controller {
   private readonly namespaces: SharedInformer<NamespaceObj>;
   private readonly queue: RateLimitedQueue;
   private readonly finalizer: string;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** One pending re-check per namespace: a status write's own event must not start a second chain. */
+  private readonly timers = new Map<string, NodeJS.Timeout>();
   private stopped = false;
 
   constructor(
@@ -68,19 +69,19 @@ export class NamespaceController implements Controller {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers.values()) clearTimeout(t);
     this.queue.stop();
     await this.namespaces.stop();
   }
 
   /** Checks again after retryMs (upstream re-queues after its estimate while content remains). */
   private later(name: string): void {
-    if (this.stopped) return;
+    if (this.stopped || this.timers.has(name)) return;
     const t = setTimeout(() => {
-      this.timers.delete(t);
+      this.timers.delete(name);
       this.queue.add(name);
     }, this.opts.retryMs ?? 1000);
-    this.timers.add(t);
+    this.timers.set(name, t);
   }
 
   private async sync(name: string): Promise<void> {
