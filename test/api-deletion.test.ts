@@ -5,6 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request, startTestCluster, type RawResponse, type TestCluster } from './helpers/cluster.js';
+import { kubectlFor } from './helpers/kubectl.js';
 
 let cluster: TestCluster;
 
@@ -357,6 +358,10 @@ describe('namespace deletion', () => {
       'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances',
     ]);
     assert.match(conditions.get('NamespaceContentRemaining').lastTransitionTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    // kubectl reads the same (its cache in the cluster's data dir, removed with it).
+    const kubectl = kubectlFor('1.33', cluster, `${cluster.dataDir}/kubectl-cache`);
+    const jsonpath = '{.status.conditions[?(@.type=="NamespaceFinalizersRemaining")].reason}';
+    assert.equal(await kubectl.ok(['get', 'namespace', NS, '-o', `jsonpath=${jsonpath}`]), 'SomeFinalizersRemain');
   });
 
   it('once its last content is gone the namespace is removed', async () => {
