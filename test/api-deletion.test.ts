@@ -5,6 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request, startTestCluster, type RawResponse, type TestCluster } from './helpers/cluster.js';
+import { kubectlFor } from './helpers/kubectl.js';
 
 let cluster: TestCluster;
 
@@ -316,6 +317,51 @@ describe('namespace deletion', () => {
     const held = assertOk(await call('GET', `/api/v1/namespaces/${NS}/configmaps/held`));
     assert.ok(held.metadata.deletionTimestamp);
     assert.equal(assertOk(await call('GET', `/api/v1/namespaces/${NS}`)).status.phase, 'Terminating');
+  });
+
+  it('the status conditions say what is left and which finalizers hold it, in upstream’s words', async () => {
+    const byType = async () => {
+      const ns = assertOk(await call('GET', `/api/v1/namespaces/${NS}`));
+      return new Map<string, any>((ns.status.conditions ?? []).map((c: any) => [c.type, c]));
+    };
+    await waitFor('the content conditions', async () => (await byType()).get('NamespaceFinalizersRemaining')?.status === 'True');
+    const conditions = await byType();
+    const summary = (type: string) => {
+      const c = conditions.get(type);
+      return c && [c.status, c.reason, c.message];
+    };
+    assert.deepEqual(
+      [...conditions.keys()],
+      [
+        'NamespaceDeletionDiscoveryFailure',
+        'NamespaceDeletionGroupVersionParsingFailure',
+        'NamespaceDeletionContentFailure',
+        'NamespaceContentRemaining',
+        'NamespaceFinalizersRemaining',
+      ],
+    );
+    assert.deepEqual(summary('NamespaceDeletionDiscoveryFailure'), ['False', 'ResourcesDiscovered', 'All resources successfully discovered']);
+    assert.deepEqual(summary('NamespaceDeletionGroupVersionParsingFailure'), ['False', 'ParsedGroupVersions', 'All legacy kube types successfully parsed']);
+    assert.deepEqual(summary('NamespaceDeletionContentFailure'), [
+      'False',
+      'ContentDeleted',
+      'All content successfully deleted, may be waiting on finalization',
+    ]);
+    assert.deepEqual(summary('NamespaceContentRemaining'), [
+      'True',
+      'SomeResourcesRemain',
+      'Some resources are remaining: configmaps. has 1 resource instances',
+    ]);
+    assert.deepEqual(summary('NamespaceFinalizersRemaining'), [
+      'True',
+      'SomeFinalizersRemain',
+      'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances',
+    ]);
+    assert.match(conditions.get('NamespaceContentRemaining').lastTransitionTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    // kubectl reads the same (its cache in the cluster's data dir, removed with it).
+    const kubectl = kubectlFor('1.33', cluster, `${cluster.dataDir}/kubectl-cache`);
+    const jsonpath = '{.status.conditions[?(@.type=="NamespaceFinalizersRemaining")].reason}';
+    assert.equal(await kubectl.ok(['get', 'namespace', NS, '-o', `jsonpath=${jsonpath}`]), 'SomeFinalizersRemain');
   });
 
   it('once its last content is gone the namespace is removed', async () => {

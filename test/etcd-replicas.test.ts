@@ -13,6 +13,8 @@ import { startTestCluster, request, type TestCluster } from './helpers/cluster.j
 import { type EtcdProcess, startEtcd } from './helpers/etcd.js';
 import { kubectlFor } from './helpers/kubectl.js';
 import { openWatch } from './helpers/watch-client.js';
+import { Etcd3 } from 'etcd3';
+import { advertiseAddress } from '../src/registry/kubernetes-service.js';
 
 const configMap = (name: string, data: Record<string, string> = { k: 'v' }) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
 
@@ -37,6 +39,26 @@ describe('two API servers on one etcd', () => {
     await a?.close();
     await etcd?.destroy();
     await rm(scratch, { recursive: true, force: true });
+  });
+
+  it('the orch Service’s endpoints come from the lease reconciler: a lease with a TTL under /registry/masterleases/', async () => {
+    const ip = advertiseAddress('127.0.0.1');
+    const etcdClient = new Etcd3({ hosts: etcd.endpoint });
+    try {
+      const res = await etcdClient.kv.range({ key: Buffer.from(`/registry/masterleases/${ip}`) });
+      assert.equal(res.kvs.length, 1);
+      assert.notEqual(res.kvs[0].lease, '0', 'the lease key expires on its own');
+      const ttl = await etcdClient.leaseClient.leaseTimeToLive({ ID: res.kvs[0].lease });
+      assert.equal(Number(ttl.grantedTTL), 15);
+    } finally {
+      etcdClient.close();
+    }
+    const ep = await request(b, 'GET', '/api/v1/namespaces/default/endpoints/orch');
+    assert.equal(ep.status, 200, ep.text);
+    assert.deepEqual(
+      ep.json.subsets[0].addresses.map((x: { ip: string }) => x.ip),
+      [ip],
+    );
   });
 
   it('kubectl create through A is seen by kubectl get -w on B', async () => {

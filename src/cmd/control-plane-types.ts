@@ -56,6 +56,8 @@ export interface ControlPlaneOptions {
   livezGracePeriodMs?: number;
   /** IPv4 CIDR Service cluster IPs come from. Default `10.0.0.0/24`. */
   serviceClusterIPRange?: string;
+  /** How often the API server's own Service and endpoints are reconciled. Default 10 s (upstream). */
+  endpointReconcileIntervalMs?: number;
   /** `<min>-<max>` node ports come from. Default `30000-32767`. */
   serviceNodePortRange?: string;
   /** Feature gates by name (`--feature-gates`), e.g. `{ ServerSideApply: false }`. */

@@ -96,6 +96,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     storageCheck: healthCheck,
     serviceClusterIPRange: opts.serviceClusterIPRange,
     serviceNodePortRange: opts.serviceNodePortRange,
+    endpointReconcileIntervalMs: opts.endpointReconcileIntervalMs,
     shutdownDelayMs: opts.shutdownDelayMs ?? 0,
     livezGracePeriodMs: opts.livezGracePeriodMs ?? 0,
     requestTimeoutMs: opts.requestTimeoutMs,

@@ -31,7 +31,7 @@ export const CONTROLLERS = new Map<string, ControllerEntry>([
     {
       serviceAccount: 'namespace-controller',
       concurrencyFlag: 'namespace',
-      init: (ctx) => new NamespaceController({ client: ctx.client, finalizer: ctx.brand.namespaceFinalizer }),
+      init: (ctx) => new NamespaceController(ctx),
     },
   ],
   ['serviceaccount', { serviceAccount: 'service-account-controller', concurrencyFlag: 'serviceaccount', init: (ctx) => new ServiceAccountsController(ctx) }],

@@ -1,127 +1,196 @@
 /**
- * The namespace controller: when a namespace is terminating, delete everything in it (every
- * namespaced resource the server's discovery lists), and once nothing is left remove its
- * finalizer through `namespaces/<name>/finalize`, so the server removes the namespace.
- * It talks to the API only through the REST client, as a separate process would.
+ * The namespace controller (upstream pkg/controller/namespace): when a namespace is
+ * terminating, delete everything in it (every namespaced resource discovery lists, custom ones
+ * included), report progress in the namespace's status conditions through
+ * `namespaces/<name>/status`, and once nothing is left remove its finalizer through
+ * `namespaces/<name>/finalize`, so the server removes the namespace. Namespaces come from an
+ * informer; each is synced through a rate-limited queue, so failures are retried with backoff.
  */
-import type { RestClient } from '../client/rest-client.js';
-import { type ListWatch, listAndWatch } from '../client/list-watch.js';
+import { SharedInformer } from '../client/informer.js';
+import type { KubeObject } from '../client/store.js';
+import { RateLimitedQueue } from '../client/work-queue.js';
+import type { Controller, ControllerContext } from './controller.js';
+import { type DeletionReport, emptyReport, type NamespaceCondition, namespaceConditions } from './namespace-conditions.js';
 
 interface NamespacedResource {
+  /** `/api/v1` or `/apis/<group>/<version>`. */
   path: string;
   name: string;
+  /** `<resource>.<group>`, as the conditions name it. */
+  label: string;
 }
 
-interface NamespaceObj {
-  metadata: { name: string; resourceVersion?: string; deletionTimestamp?: string };
+interface NamespaceObj extends KubeObject {
   spec?: { finalizers?: string[] };
+  status?: { phase?: string; conditions?: NamespaceCondition[] };
 }
+
+interface ObjectList {
+  items?: { metadata?: { finalizers?: string[] } }[];
+}
+
+/** Resources deleted at once: the server's own limits keep the rest in order. */
+const RESOURCE_LANES = 8;
 
 export interface NamespaceControllerOptions {
-  client: RestClient;
-  /** The finalizer this controller owns (`orch` or `kubernetes`). */
-  finalizer: string;
-  /** Delay before re-checking a namespace whose content is still going away. */
+  /** Delay before re-checking a namespace whose content is still going away (default 1 s). */
   retryMs?: number;
+  now?: () => Date;
 }
 
-export class NamespaceController {
+export class NamespaceController implements Controller {
+  private readonly namespaces: SharedInformer<NamespaceObj>;
+  private readonly queue: RateLimitedQueue;
+  private readonly finalizer: string;
+  /** One pending re-check per namespace: a status write's own event must not start a second chain. */
+  private readonly timers = new Map<string, NodeJS.Timeout>();
   private stopped = false;
-  private listWatch: ListWatch | undefined;
-  private readonly queue = new Set<string>();
-  private working = false;
-  private readonly timers = new Set<NodeJS.Timeout>();
 
-  constructor(private readonly opts: NamespaceControllerOptions) {}
-
-  /** Starts the list-and-watch loop in the background. */
-  start(): void {
-    this.listWatch = listAndWatch<NamespaceObj>(this.opts.client, '/api/v1/namespaces', {
-      onList: (items) => {
-        for (const ns of items) this.observe(ns);
-      },
-      onEvent: (type, ns) => {
-        if (type !== 'DELETED') this.observe(ns);
-      },
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly opts: NamespaceControllerOptions = {},
+  ) {
+    this.finalizer = ctx.brand.namespaceFinalizer;
+    const onError = (err: unknown) => ctx.log('error', `namespace controller: ${String(err)}`);
+    this.namespaces = new SharedInformer({ client: ctx.informerClient, path: '/api/v1/namespaces', onError });
+    this.queue = new RateLimitedQueue((name) => this.sync(name), {
+      workers: ctx.concurrentSyncs,
+      onError: (key, err) => ctx.log('error', `namespace controller: deletion of namespace ${key} failed: ${String(err)}`),
     });
+    const observe = (ns: NamespaceObj) => {
+      if (ns.metadata.deletionTimestamp !== undefined) this.queue.add(ns.metadata.name ?? '');
+    };
+    this.namespaces.addEventHandler({ add: observe, update: (_old, ns) => observe(ns) });
   }
 
-  stop(): void {
+  start(): void {
+    this.namespaces.start();
+  }
+
+  async stop(): Promise<void> {
     this.stopped = true;
-    this.listWatch?.stop();
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.queue.stop();
+    await this.namespaces.stop();
   }
 
-  private observe(ns: NamespaceObj): void {
-    if (ns.metadata.deletionTimestamp === undefined) return;
-    if (!(ns.spec?.finalizers ?? []).includes(this.opts.finalizer)) return;
-    this.queue.add(ns.metadata.name);
-    void this.drain();
+  /** Checks again after retryMs (upstream re-queues after its estimate while content remains). */
+  private later(name: string): void {
+    if (this.stopped || this.timers.has(name)) return;
+    const t = setTimeout(() => {
+      this.timers.delete(name);
+      this.queue.add(name);
+    }, this.opts.retryMs ?? 1000);
+    this.timers.set(name, t);
   }
 
-  private async drain(): Promise<void> {
-    if (this.working) return;
-    this.working = true;
-    try {
-      while (this.queue.size > 0 && !this.stopped) {
-        const name = this.queue.values().next().value as string;
-        this.queue.delete(name);
-        const done = await this.finalize(name).catch(() => false);
-        if (!done && !this.stopped) {
-          const t = setTimeout(() => {
-            this.timers.delete(t);
-            this.queue.add(name);
-            void this.drain();
-          }, this.opts.retryMs ?? 1000);
-          this.timers.add(t);
-        }
-      }
-    } finally {
-      this.working = false;
-    }
-  }
-
-  /** Deletes the namespace's content; true once it is empty and the finalizer is removed. */
-  private async finalize(name: string): Promise<boolean> {
-    const client = this.opts.client;
-    const resources = await this.namespacedResources();
-    let remaining = 0;
+  private async sync(name: string): Promise<void> {
+    const client = this.ctx.client;
     const ns = encodeURIComponent(name);
-    for (const r of resources) {
-      // Background, as upstream's deleter asks: objects whose kind orphans by default
-      // (replication controllers) must not wait for the garbage collector to orphan them.
-      await client.request('DELETE', `${r.path}/namespaces/${ns}/${r.name}?propagationPolicy=Background`);
-      const left = await client.request<{ items?: unknown[] }>('GET', `${r.path}/namespaces/${ns}/${r.name}?limit=1`);
-      remaining += left.body?.items?.length ?? 0;
-    }
-    if (remaining > 0) return false;
     const cur = await client.request<NamespaceObj>('GET', `/api/v1/namespaces/${ns}`);
-    if (cur.status === 404) return true;
-    const obj = cur.body;
-    const finalizers = (obj.spec?.finalizers ?? []).filter((f) => f !== this.opts.finalizer);
+    if (cur.status === 404) return;
+    if (cur.status !== 200) throw new Error(`reading namespace ${name}: ${cur.status}`);
+    let obj = cur.body;
+    if (obj.metadata.deletionTimestamp === undefined || !(obj.spec?.finalizers ?? []).includes(this.finalizer)) return;
+
+    const report = emptyReport();
+    const resources = await this.namespacedResources(report);
+    await inLanes(resources, (r) => this.deleteContent(name, r, report));
+
+    const previous = obj.status?.conditions ?? [];
+    const conditions = namespaceConditions(previous, report, this.opts.now?.() ?? new Date());
+    if (JSON.stringify(conditions) !== JSON.stringify(previous)) {
+      const res = await client.request<NamespaceObj>('PUT', `/api/v1/namespaces/${ns}/status`, { ...obj, status: { ...obj.status, conditions } });
+      if (res.status === 200) obj = res.body;
+      else this.ctx.log('error', `namespace controller: couldn't update status condition for namespace "${name}": ${res.status}`);
+    }
+    // Any failure (discovery included) keeps the namespace, as upstream: its content may be unknown.
+    if (report.discoveryFailures.length > 0 || report.contentFailures.length > 0) {
+      throw new Error([...report.discoveryFailures, ...report.contentFailures].join('; '));
+    }
+    if (report.remaining.size > 0) {
+      this.later(name);
+      return;
+    }
+    const finalizers = (obj.spec?.finalizers ?? []).filter((f) => f !== this.finalizer);
     const res = await client.request('PUT', `/api/v1/namespaces/${ns}/finalize`, { ...obj, spec: { ...obj.spec, finalizers } });
-    return res.status === 200 || res.status === 404;
+    if (res.status !== 200 && res.status !== 404) throw new Error(`finalizing namespace ${name}: ${res.status}`);
   }
 
-  /** Every namespaced resource that can be listed and deleted as a collection, from discovery. */
-  private async namespacedResources(): Promise<NamespacedResource[]> {
-    const client = this.opts.client;
-    const paths = ['/api/v1'];
-    const groups = await client.request<{ groups: { versions: { groupVersion: string }[] }[] }>('GET', '/apis');
-    for (const g of groups.body.groups ?? []) for (const v of g.versions) paths.push(`/apis/${v.groupVersion}`);
+  /** Deletes one resource's objects in the namespace and counts what is left (and what holds it). */
+  private async deleteContent(namespace: string, r: NamespacedResource, report: DeletionReport): Promise<void> {
+    const client = this.ctx.client;
+    const base = `${r.path}/namespaces/${encodeURIComponent(namespace)}/${r.name}`;
+    // Background, as upstream's deleter asks: objects whose kind orphans by default
+    // (replication controllers) must not wait for the garbage collector to orphan them.
+    const del = await client.request('DELETE', `${base}?propagationPolicy=Background`);
+    if (del.status >= 300 && del.status !== 404) {
+      report.contentFailures.push(`deleting ${r.label}: ${statusText(del.status, del.body)}`);
+      return;
+    }
+    const probe = await client.request<ObjectList>('GET', `${base}?limit=1`);
+    if ((probe.body?.items?.length ?? 0) === 0) return;
+    // Something is left (finalizers, graceful deletion): count it all, as the conditions say.
+    const left = await client.request<ObjectList>('GET', base);
+    if (left.status !== 200) {
+      report.contentFailures.push(`listing ${r.label}: ${statusText(left.status, left.body)}`);
+      return;
+    }
+    const items = left.body.items ?? [];
+    if (items.length === 0) return;
+    report.remaining.set(r.label, items.length);
+    for (const item of items) {
+      for (const f of item.metadata?.finalizers ?? []) report.finalizers.set(f, (report.finalizers.get(f) ?? 0) + 1);
+    }
+  }
+
+  /**
+   * Every namespaced resource that can be deleted as a collection, in each group's preferred
+   * version (upstream's ServerPreferredNamespacedResources); failed group versions are reported.
+   */
+  private async namespacedResources(report: DeletionReport): Promise<NamespacedResource[]> {
+    const client = this.ctx.client;
+    const versions: { path: string; group: string; groupVersion: string }[] = [{ path: '/api/v1', group: '', groupVersion: 'v1' }];
+    const groups = await client.expect<{ groups?: { name: string; preferredVersion?: { groupVersion: string }; versions: { groupVersion: string }[] }[] }>(
+      'GET',
+      '/apis',
+    );
+    for (const g of groups.groups ?? []) {
+      const gv = g.preferredVersion?.groupVersion ?? g.versions[0]?.groupVersion;
+      if (gv) versions.push({ path: `/apis/${gv}`, group: g.name, groupVersion: gv });
+    }
     const out: NamespacedResource[] = [];
     const seen = new Set<string>();
-    for (const path of paths) {
-      const list = await client.request<{ resources: { name: string; namespaced: boolean; verbs: string[] }[] }>('GET', path);
+    for (const v of versions) {
+      const list = await client.request<{ resources?: { name: string; namespaced: boolean; verbs: string[] }[] }>('GET', v.path);
+      if (list.status !== 200) {
+        report.discoveryFailures.push(`${v.groupVersion}: ${statusText(list.status, list.body)}`);
+        continue;
+      }
       for (const r of list.body.resources ?? []) {
         if (!r.namespaced || r.name.includes('/') || !r.verbs.includes('deletecollection') || !r.verbs.includes('list')) continue;
-        // Two views of one storage (core and events.orch.io events) need one pass only.
-        const key = `${path}/${r.name}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push({ path, name: r.name });
+        const label = `${r.name}.${v.group}`;
+        // Two views of one storage (core and events.orch.io events) are each emptied; both are cheap.
+        if (seen.has(label)) continue;
+        seen.add(label);
+        out.push({ path: v.path, name: r.name, label });
       }
     }
     return out;
   }
+}
+
+/** A failed response's Status message, or its code. */
+function statusText(status: number, body: unknown): string {
+  const message = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : undefined;
+  return typeof message === 'string' ? message : `status ${status}`;
+}
+
+async function inLanes<T>(items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(RESOURCE_LANES, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
 }

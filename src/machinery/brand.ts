@@ -14,6 +14,8 @@ export interface Brand {
   readonly nodeLeaseNamespace: string;
   /** The finalizer the namespace controller owns in `spec.finalizers` (`kubernetes` upstream). */
   readonly namespaceFinalizer: string;
+  /** The long name (`orch`, `kubernetes`): the API server's own Service in `default` and its `provider` label. */
+  readonly vendor: string;
   readonly protobufMediaType: string;
   /**
    * Protobuf media types accepted (in Content-Type and Accept). orch also takes Kubernetes'
@@ -45,6 +47,7 @@ function makeBrand(domain: string, word: string, vendor: string, labelDomain: st
     publicNamespace: `${word}-public`,
     nodeLeaseNamespace: `${word}-node-lease`,
     namespaceFinalizer: vendor,
+    vendor,
     protobufMediaType,
     protobufMediaTypes: [...new Set([protobufMediaType, KUBERNETES_PROTOBUF])],
     metaGroup: `meta.${domain}`,

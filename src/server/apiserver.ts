@@ -8,6 +8,8 @@ import type { Brand } from '../machinery/brand.js';
 import type { Store } from '../storage/interface.js';
 import { Registry } from '../registry/registry.js';
 import { bootstrapNamespaces, bootstrapPriorityClasses } from '../registry/bootstrap.js';
+import { startKubernetesService } from '../registry/kubernetes-service.js';
+import { startAuthenticationInfo } from '../registry/authentication-info.js';
 import { reconcileBootstrapPolicy } from '../registry/rbac-bootstrap.js';
 import { startEventExpiry } from '../registry/event-expiry.js';
 import { admissionChain } from '../admission/admission.js';
@@ -65,6 +67,8 @@ export interface ApiServerOptions {
   /** Where Service cluster IPs and node ports come from (upstream's defaults when absent). */
   serviceClusterIPRange?: string;
   serviceNodePortRange?: string;
+  /** How often the API server's own Service and endpoints are reconciled (upstream 10 s). */
+  endpointReconcileIntervalMs?: number;
   /** Feature gates (`--feature-gates`); ServerSideApply defaults to on. */
   featureGates?: Readonly<Record<string, boolean>>;
   /**
@@ -173,6 +177,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     rbacBootstrap: hookCheck('poststarthook/rbac/bootstrap-roles'),
     priorityClasses: hookCheck('poststarthook/scheduling/bootstrap-system-priority-classes'),
     eventExpiry: hookCheck('poststarthook/start-event-expiry'),
+    authenticationInfo: hookCheck('poststarthook/start-cluster-authentication-info-controller'),
     apiextensionsInformers: hookCheck('poststarthook/start-apiextensions-informers'),
     apiextensionsControllers: hookCheck('poststarthook/start-apiextensions-controllers'),
     crdInformerSynced: hookCheck('poststarthook/crd-informer-synced'),
@@ -256,6 +261,12 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   });
 
   await bootstrapNamespaces(registry);
+  const kubernetesService = await startKubernetesService(registry, {
+    securePort: listener.port,
+    bindAddress: opts.bindAddress,
+    serviceClusterIPRange: opts.serviceClusterIPRange,
+    intervalMs: opts.endpointReconcileIntervalMs,
+  });
   hooks.bootstrap.done();
   // After the namespaces: the policy's Roles live in the system and public namespaces.
   await reconcileBootstrapPolicy(registry);
@@ -271,6 +282,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     stopExpiry = await startEventExpiry({ store, prefix: eventsStore.info.keyPrefix, ttlMs: opts.eventTtlMs, now });
   }
   hooks.eventExpiry.done();
+  // After the namespaces: the ConfigMap lives in the system namespace.
+  const stopAuthenticationInfo = await startAuthenticationInfo(registry, { clientCaPem: opts.clientCaPem, requestHeader: opts.authentication?.requestHeader });
+  hooks.authenticationInfo.done();
   // The CRD cache started with the others; the controller serves what each CRD defines.
   hooks.apiextensionsInformers.done();
   const crdController = startCrdController(registry);
@@ -287,7 +301,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
         shuttingDown = true;
         if (opts.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, opts.shutdownDelayMs));
         signalShutdown();
+        await kubernetesService.stop();
         stopExpiry();
+        stopAuthenticationInfo();
         crdController.stop();
         webhooks.stop();
         authorization.stop();
