@@ -13,7 +13,9 @@ import { startApiServer } from '../server/apiserver.js';
 import { RestClient } from '../client/rest-client.js';
 import { certificateControllers } from './certificate-controllers.js';
 import { type RunningControllers, startControllers } from '../controllers/controller-manager.js';
-import { validateControllerSelection } from '../controllers/controller-table.js';
+import { isControllerEnabled, validateControllerSelection } from '../controllers/controller-table.js';
+import { controlPlaneHelpers } from './control-plane-helpers.js';
+import { controllersFirstPass } from './controllers-first-pass.js';
 import { startInProcessScheduler } from './in-process-scheduler.js';
 import { type AuthorizationSettings, DEFAULT_AUTHORIZATION_MODES } from '../server/authorization-config.js';
 import type { ControlPlane, ControlPlaneOptions } from './control-plane-types.js';
@@ -21,9 +23,11 @@ import { lockDataDir } from './data-dir-lock.js';
 import { explainListenError } from './startup-errors.js';
 import { openStorage } from './storage-backend.js';
 
-export type { ControlPlane, ControlPlaneOptions } from './control-plane-types.js';
+export type { ControlPlane, ControlPlaneOptions, RawRequestOptions, RawResponse, TestNamespace } from './control-plane-types.js';
 
 const FIVE_MINUTES = 5 * 60 * 1000;
+/** Bounds the wait for the controllers' first pass: a slow one must not hold start-up. */
+const CONTROLLERS_FIRST_PASS_MAX_MS = 10_000;
 
 /**
  * `--anonymous-auth` (upstream's default: on). Upstream refuses anonymous requests under
@@ -126,7 +130,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
   // Written only now that the server listens, atomically (kubeconfig.ts): a failed start leaves
   // the previous kubeconfig, never a half-written one or one naming a server that is not there.
-  await writeKubeconfig(kubeconfigPath, {
+  const kubeconfig = await writeKubeconfig(kubeconfigPath, {
     server: url,
     caPem: pki.caCertPem,
     clientCertPem: pki.adminCertPem,
@@ -176,21 +180,38 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
   }
   const scheduler = (opts.scheduler ?? opts.controllers !== false) ? await startInProcessScheduler({ opts, brand, url, pki }) : undefined;
   undo.push(() => scheduler?.stop());
+  // Callers get a settled cluster: a pod created at once in `default` finds its ServiceAccount.
+  if (controllers) await controllersFirstPass(store, server.registry, opts.controllerNames ?? ['*'], CONTROLLERS_FIRST_PASS_MAX_MS);
+  // Last, so the state reset() returns to is the one the caller is handed.
+  const helpers = await controlPlaneHelpers({
+    admin: { url, caPem: pki.caCertPem, certPem: pki.adminCertPem, keyPem: pki.adminKeyPem },
+    kubeconfig,
+    store,
+    registry: server.registry,
+    namespaceController: controllers !== undefined && isControllerEnabled('namespace', opts.controllerNames ?? ['*'], false),
+  });
+  undo.push(() => helpers.close());
   let stopping: Promise<void> | undefined;
   return {
     url,
     port: server.port,
     kubeconfigPath,
+    kubeconfig,
     caPem: pki.caCertPem,
     adminCertPem: pki.adminCertPem,
     adminKeyPem: pki.adminKeyPem,
     scheduler: scheduler?.running,
+    kubeConfig: helpers.kubeConfig,
+    request: helpers.request,
+    createNamespace: helpers.createNamespace,
+    reset: helpers.reset,
     stop() {
       stopping ??= (async () => {
         await controllers?.stop();
         for (const c of certControllers) c.stop();
         await scheduler?.stop();
         client.close();
+        helpers.close();
         await server.shutdown();
         await stopCompactor();
         await store.close();
