@@ -6,7 +6,8 @@ import { isIP } from 'node:net';
 import { checkPair } from '../pki/check.js';
 import { DEFAULT_QUOTA_BACKEND_BYTES } from '../storage/limits.js';
 import { parseDuration } from '../machinery/duration.js';
-import { collect, duration, flagValue, goBoolFlag, integer, list } from './flag-values.js';
+import { collect, duration, flagValue, goBoolFlag, integer, list, showDurationDefaults } from './flag-values.js';
+import { versionInfo } from '../server/version.js';
 import type { ControlPlaneOptions } from './control-plane-types.js';
 import { type OidcOptions, validateOidcFlags } from '../auth/authn/oidc.js';
 import { parseFeatureGates } from './feature-gates.js';
@@ -48,8 +49,9 @@ const count = integer(0, Number.MAX_SAFE_INTEGER, 'a whole number, 0 or more');
 
 /** A command with every API server flag, each with its default in --help. */
 export function apiServerCommand(name: string, description: string): Command {
-  return new Command(name)
+  const cmd = new Command(name)
     .description(description)
+    .version(`orch ${versionInfo().gitVersion}`, '--version', 'print version information and quit')
     .option('--data-dir <dir>', 'directory of the embedded store, certificates and admin.kubeconfig', './.orch')
     .option('--secure-port <port>', 'HTTPS port (0 picks a free port)', port, 6443)
     .option('--bind-address <ip>', 'address to listen on', ipAddress, '127.0.0.1')
@@ -142,6 +144,8 @@ export function apiServerCommand(name: string, description: string): Command {
     .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once before 429 (0: no limit)', count, 200)
     .option('--feature-gates <gates>', 'comma-separated key=value pairs that switch features on or off (e.g. ServerSideApply=false)', featureGates)
     .option('-v, --v <level>', 'log verbosity', verbosity, 0);
+  showDurationDefaults(cmd);
+  return cmd;
 }
 
 interface ParsedFlags {
