@@ -9,6 +9,8 @@ export default async function* fileProgress(source) {
   let fail = 0;
   const started = Date.now();
   for await (const { type, data } of source) {
+    // What a test file prints (timings, diagnostics) shows as it happens, as under the spec reporter.
+    if (type === 'test:stdout' || type === 'test:stderr') yield data.message;
     if (type !== 'test:pass' && type !== 'test:fail') continue;
     const ok = type === 'test:pass';
     // Suites are counted through their tests; skipped and todo tests neither pass nor fail.

@@ -216,6 +216,10 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
         await stopCompactor();
         await store.close();
         lock.release();
+        // Closed sockets and the listener release their handles in the loop's close phase, after
+        // this turn's immediates; a timer runs after it, so once stop() resolves no handle of
+        // this control plane is left in the process.
+        await new Promise((r) => setTimeout(r, 0));
       })();
       return stopping;
     },
