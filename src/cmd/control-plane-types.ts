@@ -21,11 +21,16 @@ export interface EtcdOptions {
   healthcheckTimeoutMs?: number;
 }
 
+/**
+ * How to start a control plane: each field is one of the `orch` binary's flags (named in its
+ * comment), and every field is optional. For tests: `{ storageBackend: 'memory', securePort: 0 }`.
+ */
 export interface ControlPlaneOptions {
   /** Data directory (SQLite file, certificates, admin.kubeconfig). Default `./.orch`. */
   dataDir?: string;
   /** TLS port; 0 picks a free port. Default 6443. */
   securePort?: number;
+  /** Address to listen on (`--bind-address`). Default `127.0.0.1`; `0.0.0.0` or `::` for every interface. */
   bindAddress?: string;
   /** Serve Kubernetes' own names (`*.k8s.io`, `kube-system`). */
   kubernetesCompat?: boolean;

@@ -45,9 +45,17 @@ function anonymousAllowed(opts: ControlPlaneOptions, authorization: Authorizatio
 }
 
 /**
- * Starts API server and controllers; resolves once `/readyz` would answer 200. A failure
+ * Starts API server, controllers and scheduler in this process; resolves once `/readyz` would
+ * answer 200 and the controllers have made the start-up namespaces' default objects. A failure
  * rejects with a one-line message naming the problem and its fix, after undoing what was
  * started; the kubeconfig is written only once the server listens.
+ *
+ * @example
+ * const cp = await startControlPlane({ storageBackend: 'memory', securePort: 0 });
+ * const ns = await cp.createNamespace();
+ * await cp.request('POST', `/api/v1/namespaces/${ns.name}/configmaps`, { body: { metadata: { name: 'a' } } });
+ * await ns.dispose();
+ * await cp.stop();
  */
 export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
   const undo: (() => unknown)[] = [];
