@@ -104,6 +104,22 @@ describe('reset()', () => {
   });
 });
 
+describe('reset() on the SQLite store', () => {
+  it("reads the start-up state from the store's history", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orch-reset-sqlite-'));
+    const cp = await startControlPlane({ dataDir: dir, securePort: 0, storageBackend: 'sqlite', controllers: false });
+    try {
+      const res = await cp.request('POST', '/api/v1/namespaces/default/configmaps', { body: { metadata: { name: 'durable' } } });
+      assert.equal(res.status, 201, res.body);
+      assert.deepEqual(await cp.reset(), { deleted: 1, restored: 0 });
+      assert.equal((await cp.request('GET', '/api/v1/namespaces/default/configmaps/durable')).status, 404);
+    } finally {
+      await cp.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('createNamespace()', () => {
   let cp: ControlPlane;
   let dir: string;

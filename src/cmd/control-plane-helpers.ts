@@ -5,7 +5,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from '../registry/registry.js';
 import { STORAGE_ROOT } from '../registry/resource-info.js';
-import type { Store } from '../storage/interface.js';
+import { type Store, StoreError } from '../storage/interface.js';
 import { restoreSnapshot, type StoreSnapshot, takeSnapshot } from '../storage/snapshot.js';
 import type { ControlPlane } from './control-plane-types.js';
 import { type AdminTls, rawRequester } from './raw-request.js';
@@ -18,19 +18,34 @@ export interface HelperDeps {
   store: Store;
   registry: Registry;
   namespaceController: boolean;
+  /** Copy the start-up state now (the memory store) rather than read it from history on reset. */
+  eagerSnapshot: boolean;
 }
 
 export type Helpers = Pick<ControlPlane, 'kubeConfig' | 'request' | 'createNamespace' | 'reset'> & { close(): void };
 
 /**
- * Builds the helpers and records the start-up state `reset()` returns to (every key under the
- * registry's root at the current revision: in memory, a few hundred bootstrap objects). Taken
- * after the controllers' first pass (see controllers-first-pass.ts): a snapshot before it would
- * make every reset delete the default ServiceAccounts, and tests race the controllers recreating them.
+ * Builds the helpers and fixes the start-up state `reset()` returns to: every key under the
+ * registry's root at the current revision. Taken after the controllers' first pass (see
+ * controllers-first-pass.ts): a state before it would make every reset delete the default
+ * ServiceAccounts, and tests race the controllers recreating them.
  */
 export async function controlPlaneHelpers(deps: HelperDeps): Promise<Helpers> {
   const raw = rawRequester(deps.admin);
-  const snapshot: StoreSnapshot = await takeSnapshot(deps.store, `${STORAGE_ROOT}/`);
+  const prefix = `${STORAGE_ROOT}/`;
+  // A memory store is small and compacts like any other: its start-up state is copied now. A
+  // durable store may be large: only its revision is kept, and its history read on reset.
+  const startRevision = deps.store.currentRevision();
+  const eager = deps.eagerSnapshot ? await takeSnapshot(deps.store, prefix) : undefined;
+  const startState = async (): Promise<StoreSnapshot> =>
+    eager ??
+    takeSnapshot(deps.store, prefix, startRevision).catch((e: unknown) => {
+      if (e instanceof StoreError && e.code === 'Compacted')
+        throw new Error(
+          `reset() reads the store as of start-up (revision ${startRevision}), and compaction has dropped it: use storageBackend 'memory', or a longer compactionIntervalMs`,
+        );
+      throw e;
+    });
   let resetting: Promise<{ deleted: number; restored: number }> | undefined;
   return {
     request: raw.request,
@@ -46,7 +61,7 @@ export async function controlPlaneHelpers(deps: HelperDeps): Promise<Helpers> {
     reset() {
       // Two resets at once would race each other's writes: the second waits for the first.
       const run = async () => {
-        const result = await restoreSnapshot(deps.store, snapshot);
+        const result = await restoreSnapshot(deps.store, await startState());
         await registryCaughtUp(deps.registry, result.revision);
         return { deleted: result.deleted, restored: result.restored };
       };

@@ -197,6 +197,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     store,
     registry: server.registry,
     namespaceController: controllers !== undefined && isControllerEnabled('namespace', opts.controllerNames ?? ['*'], false),
+    eagerSnapshot: opts.storageBackend === 'memory',
   });
   undo.push(() => helpers.close());
   let stopping: Promise<void> | undefined;

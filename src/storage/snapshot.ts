@@ -13,9 +13,12 @@ export interface StoreSnapshot {
   values: Map<string, KeyValue>;
 }
 
-/** Reads every key under prefix at the store's current revision. */
-export async function takeSnapshot(store: Store, prefix: string): Promise<StoreSnapshot> {
-  const res = await store.range(prefix);
+/**
+ * Reads every key under prefix at `revision` (default: the current one). An older revision is
+ * read from history, and rejects with Compacted once compaction dropped it.
+ */
+export async function takeSnapshot(store: Store, prefix: string, revision?: number): Promise<StoreSnapshot> {
+  const res = await store.range(prefix, { revision });
   return { prefix, revision: res.revision, values: new Map(res.items.map((kv) => [kv.key, kv])) };
 }
 
