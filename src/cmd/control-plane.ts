@@ -22,6 +22,7 @@ import type { ControlPlane, ControlPlaneOptions } from './control-plane-types.js
 import { lockDataDir } from './data-dir-lock.js';
 import { explainListenError } from './startup-errors.js';
 import { openStorage } from './storage-backend.js';
+import { checkStoreBrand } from './store-brand.js';
 
 export type { ControlPlane, ControlPlaneOptions, RawRequestOptions, RawResponse, TestNamespace } from './control-plane-types.js';
 
@@ -90,6 +91,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
   const { store, healthCheck, stopCompactor } = await openStorage(opts, dataDir);
   undo.push(() => store.close());
   undo.push(stopCompactor);
+  await checkStoreBrand(store, brand, opts.storageBackend === 'etcd3' ? 'etcd' : dataDir);
   const port = opts.securePort ?? 6443;
   const authorization = opts.authorization ?? { modes: DEFAULT_AUTHORIZATION_MODES };
   const server = await startApiServer({
