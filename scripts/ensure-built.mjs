@@ -6,7 +6,17 @@ import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const force = process.argv.includes('--force');
-const run = (cmd) => execSync(cmd, { cwd: root, stdio: 'inherit' });
+// One line per step, so a first `npm start`/`npm test` says what it is doing while it waits.
+const step = (what, cmd) => {
+  process.stderr.write(`orch: ${what} (${cmd})...\n`);
+  try {
+    execSync(cmd, { cwd: root, stdio: 'inherit' });
+  } catch {
+    // The command printed why; a Node stack on top would only bury it.
+    process.stderr.write(`orch: ${what} failed (see above)\n`);
+    process.exit(1);
+  }
+};
 
 function newestMtime(dir) {
   let newest = 0;
@@ -20,11 +30,11 @@ function newestMtime(dir) {
 const lock = join(root, 'package-lock.json');
 const installed = join(root, 'node_modules', '.package-lock.json');
 if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtimeMs) {
-  run('npm ci --no-audit --no-fund');
+  step('installing dependencies', 'npm ci --no-audit --no-fund --loglevel=error');
 }
 const stamp = join(root, 'dist', '.build-stamp');
 const sources = Math.max(...['src', 'test', 'bench'].filter((d) => existsSync(join(root, d))).map(newestMtime));
 if (force || !existsSync(stamp) || statSync(stamp).mtimeMs < sources) {
-  run('npx tsc -p tsconfig.json');
+  step('building', 'npx tsc -p tsconfig.json');
   execSync(`touch ${stamp}`);
 }

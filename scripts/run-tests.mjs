@@ -1,7 +1,10 @@
 // Runs every compiled test file with Node's test runner and fails when a test fails or when
 // no test ran at all (Node 20's runner does not discover .ts files and exits 0 on zero tests).
-import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+// Progress streams as files finish (file-progress-reporter.mjs); the spec reporter's full
+// output goes to a log whose failures are printed at the end.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -24,18 +27,37 @@ if (files.length === 0) {
   process.exit(1);
 }
 console.log(`running ${files.length} test files`);
-const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files.map((f) => relative(root, f))], {
-  cwd: root,
-  stdio: ['ignore', 'pipe', 'inherit'],
-  encoding: 'utf8',
-  maxBuffer: 256 * 1024 * 1024,
-  env: { ...process.env, ORCH_TEST: '1' },
+const logDir = mkdtempSync(join(tmpdir(), 'orch-tests-'));
+const specLog = join(logDir, 'spec.log');
+const child = spawn(
+  process.execPath,
+  [
+    '--test',
+    `--test-reporter=${join(root, 'scripts', 'file-progress-reporter.mjs')}`,
+    '--test-reporter-destination=stdout',
+    '--test-reporter=spec',
+    `--test-reporter-destination=${specLog}`,
+    ...files.map((f) => relative(root, f)),
+  ],
+  { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ORCH_TEST: '1' } },
+);
+let summary = '';
+child.stdout.setEncoding('utf8');
+child.stdout.on('data', (chunk) => {
+  process.stdout.write(chunk);
+  summary = (summary + chunk).slice(-4096);
 });
-process.stdout.write(result.stdout);
-const pass = Number(/ℹ pass (\d+)/.exec(result.stdout)?.[1] ?? 0);
-const fail = Number(/ℹ fail (\d+)/.exec(result.stdout)?.[1] ?? 0);
+const status = await new Promise((resolve) => child.on('close', resolve));
+const pass = Number(/ℹ pass (\d+)/.exec(summary)?.[1] ?? 0);
+const fail = Number(/ℹ fail (\d+)/.exec(summary)?.[1] ?? 0);
+if (status !== 0 || fail > 0) {
+  const spec = readFileSync(specLog, 'utf8');
+  const failures = spec.indexOf('✖ failing tests:');
+  process.stdout.write(failures >= 0 ? `\n${spec.slice(failures)}` : `\n${spec}`);
+}
+rmSync(logDir, { recursive: true, force: true });
 console.log(`${pass} passed, ${fail} failed`);
-if (result.status !== 0 || fail > 0) process.exit(1);
+if (status !== 0 || fail > 0) process.exit(1);
 if (pass === 0) {
   console.error('no test ran');
   process.exit(1);

@@ -8,6 +8,8 @@ import type { AuthorizationSettings } from '../server/authorization-config.js';
 import type { AuditSettings } from '../server/audit/options.js';
 import type { KubeSchedulerConfiguration } from '../scheduler/config/types.js';
 import type { RunningScheduler } from '../scheduler/process/start-scheduler.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { KubeConfig } from '@kubernetes/client-node';
 /** The etcd a control plane stores in (upstream's --etcd-* flags). */
 export interface EtcdOptions {
   /** --etcd-servers: client URLs, e.g. `https://127.0.0.1:2379`. */
@@ -22,11 +24,16 @@ export interface EtcdOptions {
   healthcheckTimeoutMs?: number;
 }
 
+/**
+ * How to start a control plane: each field is one of the `orch` binary's flags (named in its
+ * comment), and every field is optional. For tests: `{ storageBackend: 'memory', securePort: 0 }`.
+ */
 export interface ControlPlaneOptions {
   /** Data directory (SQLite file, certificates, admin.kubeconfig). Default `./.orch`. */
   dataDir?: string;
   /** TLS port; 0 picks a free port. Default 6443. */
   securePort?: number;
+  /** Address to listen on (`--bind-address`). Default `127.0.0.1`; `0.0.0.0` or `::` for every interface. */
   bindAddress?: string;
   /** Serve Kubernetes' own names (`*.k8s.io`, `kube-system`). */
   kubernetesCompat?: boolean;
@@ -124,17 +131,82 @@ export interface ControlPlaneOptions {
   schedulerConfig?: KubeSchedulerConfiguration;
 }
 
+/** Options of {@link ControlPlane.request}. */
+export interface RawRequestOptions {
+  /** Sent as is when a string or bytes, as JSON otherwise. */
+  body?: unknown;
+  /**
+   * Extra request headers. `content-type` defaults to `application/json`, for PATCH to
+   * `application/merge-patch+json`; `accept` to `application/json`.
+   */
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** What {@link ControlPlane.request} answers: the response exactly as the server sent it. */
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The body as text. */
+  body: string;
+  /** The body parsed as JSON; throws when it is not JSON. */
+  json<T = unknown>(): T;
+}
+
+/** A namespace of one test's own, from {@link ControlPlane.createNamespace}. */
+export interface TestNamespace {
+  /** The generated name, e.g. `test-x7k2p`. */
+  readonly name: string;
+  /**
+   * Deletes the namespace and everything in it and resolves once it is gone: through the API
+   * and the namespace controller when it runs, from the store directly when it does not (or
+   * has not finished within 10 s). Calling it again returns the same promise.
+   */
+  dispose(): Promise<void>;
+  /** `await using ns = await cp.createNamespace()` disposes at the end of the block. */
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** A running control plane, from {@link startControlPlane}. */
 export interface ControlPlane {
   /** `https://127.0.0.1:<port>` */
   url: string;
+  /** The port it listens on (the one picked when `securePort` was 0). */
   port: number;
+  /** The admin kubeconfig it wrote (`<dataDir>/admin.kubeconfig`). */
   kubeconfigPath: string;
-  /** PEM material for clients: the cluster CA and the admin client certificate and key. */
+  /** That kubeconfig's contents (YAML, credentials embedded), e.g. for `KUBECONFIG`-less clients. */
+  kubeconfig: string;
+  /** PEM material for clients: the cluster CA and the admin client certificate and key (group `system:masters`). */
   caPem: string;
   adminCertPem: string;
   adminKeyPem: string;
   /** The in-process scheduler, when running (see `scheduler`). */
   scheduler?: RunningScheduler;
-  /** Graceful stop: readyz fails, in-flight requests finish, watches close, store closes. */
+  /**
+   * A `KubeConfig` of `@kubernetes/client-node` loaded with the admin kubeconfig, ready for
+   * `kc.makeApiClient(CoreV1Api)`. That package is an optional peer dependency: install it to
+   * use this; without it the promise rejects saying so.
+   */
+  kubeConfig(): Promise<KubeConfig>;
+  /**
+   * One raw HTTPS request as the admin, e.g. `await cp.request('GET', '/api/v1/namespaces')`.
+   * Never rejects on an HTTP error status: the status, headers and body are returned as sent.
+   */
+  request(method: string, path: string, options?: RawRequestOptions): Promise<RawResponse>;
+  /**
+   * Creates a namespace with a unique name (`<prefix><5 random characters>`, prefix default
+   * `test-`) for one test; dispose it (or `await using`) to delete it with everything in it.
+   */
+  createNamespace(prefix?: string): Promise<TestNamespace>;
+  /**
+   * Returns every stored object to its state when start-up finished, in milliseconds, without a
+   * restart: objects created since are deleted, changed or deleted ones are written back. These
+   * are ordinary writes at new revisions (resourceVersions never go backwards), so watchers and
+   * informers see them as events. Controllers react as to any change. Call it between tests,
+   * not while requests of a test are still running.
+   */
+  reset(): Promise<{ deleted: number; restored: number }>;
+  /** Graceful stop: readyz fails, in-flight requests finish, watches close, store closes. Idempotent. */
   stop(): Promise<void>;
 }

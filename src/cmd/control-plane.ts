@@ -9,13 +9,15 @@ import { writeKubeconfig } from '../pki/kubeconfig.js';
 import { DEFAULT_QUOTA_BACKEND_BYTES, NO_SPACE_MESSAGE } from '../storage/limits.js';
 import { brandFor } from '../machinery/brand.js';
 import { startApiServer } from '../server/apiserver.js';
+import { controlPlaneHelpers } from './control-plane-helpers.js';
 import { type AuthorizationSettings, DEFAULT_AUTHORIZATION_MODES } from '../server/authorization-config.js';
 import type { ControlPlane, ControlPlaneOptions } from './control-plane-types.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { explainListenError } from './startup-errors.js';
 import { openStorage } from './storage-backend.js';
+import { checkStoreBrand } from './store-brand.js';
 
-export type { ControlPlane, ControlPlaneOptions } from './control-plane-types.js';
+export type { ControlPlane, ControlPlaneOptions, RawRequestOptions, RawResponse, TestNamespace } from './control-plane-types.js';
 
 const FIVE_MINUTES = 5 * 60 * 1000;
 
@@ -35,9 +37,17 @@ function anonymousAllowed(opts: ControlPlaneOptions, authorization: Authorizatio
 }
 
 /**
- * Starts API server and controllers; resolves once `/readyz` would answer 200. A failure
+ * Starts API server, controllers and scheduler in this process; resolves once `/readyz` would
+ * answer 200 and the controllers have made the start-up namespaces' default objects. A failure
  * rejects with a one-line message naming the problem and its fix, after undoing what was
  * started; the kubeconfig is written only once the server listens.
+ *
+ * @example
+ * const cp = await startControlPlane({ storageBackend: 'memory', securePort: 0 });
+ * const ns = await cp.createNamespace();
+ * await cp.request('POST', `/api/v1/namespaces/${ns.name}/configmaps`, { body: { metadata: { name: 'a' } } });
+ * await ns.dispose();
+ * await cp.stop();
  */
 export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
   const undo: (() => unknown)[] = [];
@@ -72,6 +82,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
   const { store, healthCheck, stopCompactor } = await openStorage(opts, dataDir);
   undo.push(() => store.close());
   undo.push(stopCompactor);
+  await checkStoreBrand(store, brand, opts.storageBackend === 'etcd3' ? 'etcd' : dataDir);
   const port = opts.securePort ?? 6443;
   const authorization = opts.authorization ?? { modes: DEFAULT_AUTHORIZATION_MODES };
   const server = await startApiServer({
@@ -124,7 +135,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
   // Written only now that the server listens, atomically (kubeconfig.ts): a failed start leaves
   // the previous kubeconfig, never a half-written one or one naming a server that is not there.
-  await writeKubeconfig(kubeconfigPath, {
+  const kubeconfig = await writeKubeconfig(kubeconfigPath, {
     server: url,
     caPem: pki.caCertPem,
     clientCertPem: pki.adminCertPem,
@@ -136,30 +147,52 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
   // Loaded only when they run: `orch-apiserver` starts neither, and their modules are a third
   // of what the all-in-one would otherwise load before it can serve.
   const controllers =
-    opts.controllers !== false ? await (await import('./in-process-controllers.js')).startInProcessControllers({ opts, brand, url, pki }) : undefined;
+    opts.controllers !== false
+      ? await (await import('./in-process-controllers.js')).startInProcessControllers({ opts, brand, url, pki, store, registry: server.registry })
+      : undefined;
   undo.push(() => controllers?.stop());
   const scheduler =
     (opts.scheduler ?? opts.controllers !== false)
       ? await (await import('./in-process-scheduler.js')).startInProcessScheduler({ opts, brand, url, pki })
       : undefined;
   undo.push(() => scheduler?.stop());
+  // Last, so the state reset() returns to is the one the caller is handed.
+  const helpers = await controlPlaneHelpers({
+    admin: { url, caPem: pki.caCertPem, certPem: pki.adminCertPem, keyPem: pki.adminKeyPem },
+    kubeconfig,
+    store,
+    registry: server.registry,
+    namespaceController: controllers?.namespaceController ?? false,
+    eagerSnapshot: opts.storageBackend === 'memory',
+  });
+  undo.push(() => helpers.close());
   let stopping: Promise<void> | undefined;
   return {
     url,
     port: server.port,
     kubeconfigPath,
+    kubeconfig,
     caPem: pki.caCertPem,
     adminCertPem: pki.adminCertPem,
     adminKeyPem: pki.adminKeyPem,
     scheduler: scheduler?.running,
+    kubeConfig: helpers.kubeConfig,
+    request: helpers.request,
+    createNamespace: helpers.createNamespace,
+    reset: helpers.reset,
     stop() {
       stopping ??= (async () => {
         await controllers?.stop();
         await scheduler?.stop();
+        helpers.close();
         await server.shutdown();
         await stopCompactor();
         await store.close();
         lock.release();
+        // Closed sockets and the listener release their handles in the loop's close phase, after
+        // this turn's immediates; a timer runs after it, so once stop() resolves no handle of
+        // this control plane is left in the process.
+        await new Promise((r) => setTimeout(r, 0));
       })();
       return stopping;
     },

@@ -1,6 +1,7 @@
 /** Flag value parsers shared by the commands: pflag's types with commander's one-line errors. */
 import { InvalidArgumentError } from 'commander';
-import { parseDuration } from '../machinery/duration.js';
+import type { Command } from 'commander';
+import { formatDurationMs, parseDuration } from '../machinery/duration.js';
 import { parseBoolError, parseGoBool } from '../machinery/go-bool.js';
 
 /**
@@ -22,6 +23,16 @@ export const duration = flagValue((value: string): number => {
   if (ms < 0) throw new Error(`a duration must not be negative, got ${value}`);
   return ms;
 });
+
+/**
+ * --help shows a duration flag's default as the user would type it (`1h0m0s`, Go's spelling),
+ * not as the milliseconds the parser turns it into.
+ */
+export function showDurationDefaults(cmd: Command): void {
+  for (const opt of cmd.options) {
+    if (opt.flags.endsWith('<duration>') && typeof opt.defaultValue === 'number') opt.defaultValueDescription = formatDurationMs(opt.defaultValue);
+  }
+}
 
 /** A decimal integer in [min, max]; Number() alone would take '', ' 1', '0x10' and '1e3'. */
 export function integer(min: number, max: number, what: string): (value: string) => number {

@@ -6,7 +6,8 @@ import { isIP } from 'node:net';
 import { checkPair } from '../pki/check.js';
 import { DEFAULT_QUOTA_BACKEND_BYTES } from '../storage/limits.js';
 import { parseDuration } from '../machinery/duration.js';
-import { collect, duration, flagValue, goBoolFlag, integer, list } from './flag-values.js';
+import { collect, duration, flagValue, goBoolFlag, integer, list, showDurationDefaults } from './flag-values.js';
+import { versionInfo } from '../server/version.js';
 import type { ControlPlaneOptions } from './control-plane-types.js';
 import { type OidcOptions, validateOidcFlags } from '../auth/authn/oidc.js';
 import { parseFeatureGates } from './feature-gates.js';
@@ -64,6 +65,7 @@ const count = integer(0, Number.MAX_SAFE_INTEGER, 'a whole number, 0 or more');
 export function apiServerCommand(name: string, description: string): Command {
   const cmd = addAuditFlags(new Command(name))
     .description(description)
+    .version(`orch ${versionInfo().gitVersion}`, '--version', 'print version information and quit')
     .option('--data-dir <dir>', 'directory of the embedded store, certificates and admin.kubeconfig', './.orch')
     .option('--secure-port <port>', 'HTTPS port (0 picks a free port)', port, 6443)
     .option('--bind-address <ip>', 'address to listen on', ipAddress, '127.0.0.1')
@@ -168,6 +170,7 @@ export function apiServerCommand(name: string, description: string): Command {
   addMetricsFlags(cmd);
   addLoggingFlags(cmd);
   showPflagDefaults(cmd, ['--disabled-metrics', '--allow-metric-labels', '--vmodule', '--log-backtrace-at', '--log-flush-frequency']);
+  showDurationDefaults(cmd);
   return cmd;
 }
 

@@ -5,18 +5,37 @@
  */
 import { RestClient } from '../client/rest-client.js';
 import { startControllers } from '../controllers/controller-manager.js';
-import { validateControllerSelection } from '../controllers/controller-table.js';
+import { isControllerEnabled, validateControllerSelection } from '../controllers/controller-table.js';
 import type { Brand } from '../machinery/brand.js';
 import type { PkiMaterial } from '../pki/certificates.js';
 import { certificateControllers } from './certificate-controllers.js';
 import type { ControlPlaneOptions } from './control-plane-types.js';
+import { controllersFirstPass } from './controllers-first-pass.js';
+import type { Registry } from '../registry/registry.js';
+import type { Store } from '../storage/interface.js';
+
+/** Bounds the wait for the controllers' first pass: a slow one must not hold start-up. */
+const FIRST_PASS_MAX_MS = 10_000;
 
 export interface InProcessControllers {
+  /** Whether the namespace controller runs (test namespaces are then deleted through it). */
+  readonly namespaceController: boolean;
   stop(): Promise<void>;
 }
 
-/** Starts the selected controllers against the control plane at url; a bad selection rejects before anything starts. */
-export async function startInProcessControllers(a: { opts: ControlPlaneOptions; brand: Brand; url: string; pki: PkiMaterial }): Promise<InProcessControllers> {
+/**
+ * Starts the selected controllers against the control plane at url and waits for their first
+ * pass, so callers get a settled cluster (a pod created at once in `default` finds its
+ * ServiceAccount); a bad selection rejects before anything starts.
+ */
+export async function startInProcessControllers(a: {
+  opts: ControlPlaneOptions;
+  brand: Brand;
+  url: string;
+  pki: PkiMaterial;
+  store: Store;
+  registry: Registry;
+}): Promise<InProcessControllers> {
   const { opts, brand, url, pki } = a;
   const selection = opts.controllerNames ?? ['*'];
   const problem = validateControllerSelection(selection);
@@ -45,7 +64,8 @@ export async function startInProcessControllers(a: { opts: ControlPlaneOptions; 
     });
     for (const c of certControllers) c.start();
     let stopping: Promise<void> | undefined;
-    return {
+    const running: InProcessControllers = {
+      namespaceController: isControllerEnabled('namespace', selection, false),
       stop() {
         stopping ??= (async () => {
           await controllers.stop();
@@ -55,6 +75,11 @@ export async function startInProcessControllers(a: { opts: ControlPlaneOptions; 
         return stopping;
       },
     };
+    await controllersFirstPass(a.store, a.registry, selection, FIRST_PASS_MAX_MS).catch(async (err: unknown) => {
+      await running.stop();
+      throw err;
+    });
+    return running;
   } catch (err) {
     client.close();
     throw err;

@@ -24,7 +24,8 @@ export async function runServer(cmd: Command, label: string, controllers: boolea
     const scheduler = controllers && cmd.opts<{ disableScheduler?: boolean }>().disableScheduler !== true;
     cp = await startControlPlane({ ...optionsFromFlags(cmd.opts()), controllers, scheduler });
   } catch (e) {
-    console.error(startupErrorLine(e));
+    // Under `npm start` flags reach the binary only after `--`.
+    console.error(startupErrorLine(e, process.env.npm_lifecycle_event === 'start' ? 'npm start --' : label));
     process.exit(1);
   }
   const stop = (signal: string) => {

@@ -41,7 +41,8 @@ function sameRule(a: PolicyRule, b: PolicyRule): boolean {
   return true;
 }
 
-function sameRules(a: readonly PolicyRule[], b: readonly PolicyRule[]): boolean {
+/** Semantic equality of rule lists, in order (what the controller compares before it writes). */
+export function sameRules(a: readonly PolicyRule[], b: readonly PolicyRule[]): boolean {
   return a.length === b.length && a.every((r, i) => sameRule(r, b[i] as PolicyRule));
 }
 

@@ -35,9 +35,10 @@ export function kubeconfigDocument(opts: KubeconfigOptions): Record<string, unkn
 
 /**
  * Writes the kubeconfig to `path` atomically with mode 0600 (it holds a private key): readers
- * see the old file or the whole new one. A failure throws one line naming the file.
+ * see the old file or the whole new one, and resolves to the text written. A failure throws one
+ * line naming the file.
  */
-export async function writeKubeconfig(path: string, opts: KubeconfigOptions): Promise<void> {
+export async function writeKubeconfig(path: string, opts: KubeconfigOptions): Promise<string> {
   // Embedded keys are long single-line base64 strings: never fold them.
   const text = stringify(kubeconfigDocument(opts), { lineWidth: 0 });
   const tmp = `${path}.${process.pid}.tmp`;
@@ -45,6 +46,7 @@ export async function writeKubeconfig(path: string, opts: KubeconfigOptions): Pr
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     await writeFile(tmp, text, { mode: 0o600 });
     await rename(tmp, path);
+    return text;
   } catch (err) {
     await rm(tmp, { force: true }).catch(() => {});
     throw new Error(`cannot write ${path} (${(err as Error).message}): check that its directory is writable`);

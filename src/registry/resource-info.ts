@@ -33,7 +33,7 @@ export interface ResourceInfo {
 export const STORAGE_ROOT = '/registry';
 
 /** `/registry/<plural>/` as upstream keys built-in types (plurals are unique across groups). */
-function storagePrefix(plural: string): string {
+export function storagePrefix(plural: string): string {
   return `${STORAGE_ROOT}/${plural}/`;
 }
 

@@ -96,6 +96,12 @@ export class ServiceAllocator {
     return out;
   }
 
+  /** Frees everything, before seeding again from a store whose Services were replaced wholesale. */
+  clear(): void {
+    this.ips.clear();
+    this.ports.clear();
+  }
+
   /** Marks what a stored Service holds (filling the bitmaps from the store at start-up). */
   seed(svc: Obj): void {
     const h = this.holdings(svc);

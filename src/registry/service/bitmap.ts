@@ -28,6 +28,12 @@ export class RangeBitmap {
     return true;
   }
 
+  /** Frees every offset. */
+  clear(): void {
+    this.bits.fill(0);
+    this.used = 0;
+  }
+
   /** Frees offset i; freeing a free or outside offset does nothing. */
   release(i: number): void {
     if (!this.has(i)) return;

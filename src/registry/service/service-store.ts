@@ -55,6 +55,15 @@ export class ServiceStore extends GenericStore {
     return this.seeded;
   }
 
+  /**
+   * Forgets the allocations and seeds them again from the store before the next write: for a
+   * store whose Services were rewritten underneath the registry (a test harness's reset).
+   */
+  reseed(): void {
+    this.allocator.clear();
+    this.seeded = undefined;
+  }
+
   override async create(ctx: RequestContext, namespace: string, obj: Obj, opts: WriteOptions): Promise<Obj> {
     await this.ready();
     let allocation: Allocation | undefined;
