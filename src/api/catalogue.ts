@@ -29,6 +29,7 @@ import { daemonSets } from './apps/daemonsets.js';
 import { deployments } from './apps/deployments.js';
 import { replicaSets } from './apps/replicasets.js';
 import { statefulSets } from './apps/statefulsets.js';
+import { selfSubjectReviews, selfSubjectReviewsV1alpha1, selfSubjectReviewsV1beta1 } from './authentication/selfsubjectreviews.js';
 import { tokenReviews } from './authentication/tokenreviews.js';
 import { localSubjectAccessReviews } from './authorization/localsubjectaccessreviews.js';
 import { selfSubjectAccessReviews } from './authorization/selfsubjectaccessreviews.js';
@@ -90,6 +91,9 @@ export const ALL_RESOURCES: readonly ResourceDefinition[] = Object.freeze([
   replicaSets,
   statefulSets,
   tokenReviews,
+  selfSubjectReviews,
+  selfSubjectReviewsV1beta1,
+  selfSubjectReviewsV1alpha1,
   localSubjectAccessReviews,
   selfSubjectAccessReviews,
   selfSubjectRulesReviews,

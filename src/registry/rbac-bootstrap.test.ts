@@ -78,6 +78,7 @@ describe('bootstrap reconciliation (compat names)', () => {
     assert.deepEqual(rules.slice(1), [
       { verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews'] },
       { verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectrulesreviews'] },
+      { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'] },
     ]);
     assert.deepEqual((await get('clusterroles', 'system:discovery')).rules, [...(expectedRole('system:discovery').rules as PolicyRule[]), userRule]);
   });

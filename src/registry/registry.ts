@@ -85,8 +85,9 @@ export class Registry {
     const path = `${info.group}/${info.version}/${info.plural}`;
     if (this.byPath.has(path)) throw new Error(`${path} is already registered`);
     for (const other of this.byPath.values()) {
-      // Two definitions may share a key prefix only when one is a converted view of the other.
-      if (other.info.keyPrefix === info.keyPrefix && !other.info.conversion && !info.conversion) {
+      // Two definitions may share a key prefix only when one is a converted view of the other
+      // (or nothing is stored: the versions of a review).
+      if (other.info.keyPrefix === info.keyPrefix && !other.info.conversion && !info.conversion && !(info.def.virtual && other.info.def.virtual)) {
         throw new Error(`storage prefix ${info.keyPrefix} claimed by ${other.info.kind} and ${info.kind}`);
       }
     }

@@ -130,6 +130,15 @@ export async function review(info: ResourceInfo, deps: ReviewDeps, ctx: RequestC
       };
       return out;
     }
+    case 'SelfSubjectReview': {
+      // The caller as authentication (and impersonation) left it; extra keys as upstream returns them.
+      const u = ctx.user;
+      const userInfo: Record<string, unknown> = { username: u.name };
+      if (u.uid) userInfo.uid = u.uid;
+      if (u.groups.length > 0) userInfo.groups = u.groups;
+      if (u.extra && Object.keys(u.extra).length > 0) userInfo.extra = u.extra;
+      return { kind: out.kind, apiVersion: out.apiVersion, metadata: out.metadata, status: { userInfo } };
+    }
     case 'TokenReview': {
       const token = str(spec.token);
       if (token === '') throw invalidObject(info.kind, info.group, name, [required('spec.token')]);

@@ -194,7 +194,11 @@ export function clusterRoles(brand: Brand): Obj[] {
     ]),
     role(brand, 'system:monitoring', undefined, [urlRule(['get'], ['/metrics', '/livez', '/readyz', '/healthz', '/livez/*', '/readyz/*', '/healthz/*'])]),
     // What a "normal" user needs to learn about themselves.
-    role(brand, 'system:basic-user', undefined, [rule(['create'], [g.authorization], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'])]),
+    role(brand, 'system:basic-user', undefined, [
+      rule(['create'], [g.authorization], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews']),
+      // Upstream from 1.26, with the API (served here for `kubectl auth whoami`).
+      rule(['create'], [g.authentication], ['selfsubjectreviews']),
+    ]),
     role(brand, 'system:public-info-viewer', undefined, [urlRule(['get'], ['/livez', '/readyz', '/healthz', '/version', '/version/'])]),
     ...userFacingRoles(brand),
     role(brand, 'system:heapster', undefined, [rule(READ, [g.core], ['events', 'pods', 'nodes', 'namespaces']), rule(READ, [g.extensions], ['deployments'])]),

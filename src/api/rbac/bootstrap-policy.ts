@@ -3,8 +3,9 @@
  * ClusterRoleBinding, Role and RoleBinding the API server ensures at start, spelled by the Brand
  * (bootstrap-objects.ts says how orch's names differ from upstream's).
  *
- * Era markers, so later upstream additions are not mistaken for 1.25's: no `selfsubjectreviews`
- * (1.26+) in system:basic-user, no `/metrics/slis` (1.26) in system:monitoring; the endpoints
+ * Era markers, so later upstream additions are not mistaken for 1.25's: no `/metrics/slis`
+ * (1.26) in system:monitoring (system:basic-user has 1.26's `selfsubjectreviews`, because orch
+ * serves that API for `kubectl auth whoami`); the endpoints
  * leader-election rules of the scheduler and controller manager (removed in 1.28) and the
  * config-map leader-locking Roles (leases only from 1.31) are still there; the glusterfs rules
  * of the volume controllers (removed with the plugin in 1.26) too.

@@ -26,6 +26,8 @@ export const PACKAGE_FILES: Readonly<Record<string, string>> = {
   'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1': 'k8s.io/kube-aggregator/pkg/apis/apiregistration/v1/generated.proto',
   'k8s.io.api.apps.v1': 'k8s.io/api/apps/v1/generated.proto',
   'k8s.io.api.authentication.v1': 'k8s.io/api/authentication/v1/generated.proto',
+  'k8s.io.api.authentication.v1beta1': 'k8s.io/api/authentication/v1beta1/generated.proto',
+  'k8s.io.api.authentication.v1alpha1': 'k8s.io/api/authentication/v1alpha1/generated.proto',
   'k8s.io.api.authorization.v1': 'k8s.io/api/authorization/v1/generated.proto',
   'k8s.io.api.autoscaling.v1': 'k8s.io/api/autoscaling/v1/generated.proto',
   'k8s.io.api.autoscaling.v2': 'k8s.io/api/autoscaling/v2/generated.proto',
