@@ -12,7 +12,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureCertificates } from '../src/pki/certificates.js';
-import { boundedRun, spawnNode, stopChild, waitForLine, waitQuiet } from './children.js';
+import { boundedRun, cpuSeconds, spawnNode, stopChild, waitForLine, waitQuiet } from './children.js';
 import { requestOnce } from './http-client.js';
 import { type LoadResult, type LoadSpec, runLoad, type TlsMaterial } from './load.js';
 import { measureNodeBaseline, measureStart, median, type StartSample } from './startup.js';
@@ -24,6 +24,8 @@ const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1000);
 const CLIENT = process.env.BENCH_CLIENT === 'https' ? 'https' : 'raw';
 const CONCURRENCY = 32;
 const GET_OBJECTS = 100;
+/** Interleaved rounds of the GET cases (each measured DURATION_MS / GET_ROUNDS per round). */
+const GET_ROUNDS = 3;
 const START_ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 3);
 const DEADLINE_MS = 115_000;
 const TARGETS = {
@@ -40,6 +42,19 @@ const BINDINGS = 1000;
 
 interface CaseResult extends LoadResult {
   ratio?: number;
+  /** Server CPU (user + system) per request over the case, warmup included: its cost whatever the load generator could send. */
+  serverCpuUsPerRequest?: number;
+}
+
+/** runLoad, with the server's CPU per request over the run (pid: the server's process). */
+async function runMeasured(spec: LoadSpec, pid: number | undefined): Promise<CaseResult> {
+  const before = pid === undefined ? 0 : cpuSeconds(pid);
+  const r: CaseResult = await runLoad(spec);
+  if (pid !== undefined && r.rps > 0) {
+    const requests = (r.rps * (spec.warmupMs + spec.durationMs)) / 1000;
+    r.serverCpuUsPerRequest = Math.round(((cpuSeconds(pid) - before) * 1e6) / requests);
+  }
+  return r;
 }
 
 // The whole run is bounded: a hung server must not hang CI.
@@ -91,41 +106,35 @@ async function benchOrch(
     await bindReader(ready.url, tls, ready.readerToken);
     const serviceAccountToken = await serviceAccountReader(ready.url, tls);
     await waitQuiet(child);
-    const get = await runLoad(
-      loadSpec(ready.url, tls, {
-        method: 'GET',
-        path: '/api/v1/namespaces/default/configmaps/bench-{n}',
-        rotate: GET_OBJECTS,
-        expectStatus: 200,
-      }),
-    );
-    // The same GET with a static bearer token instead of the client certificate (no certificate sent).
-    const getToken = await runLoad({
-      ...loadSpec(
-        ready.url,
-        { ca: ready.caPem },
-        { method: 'GET', path: '/api/v1/namespaces/default/configmaps/bench-{n}', rotate: GET_OBJECTS, expectStatus: 200 },
-      ),
-      authorization: `Bearer ${ready.token}`,
-    });
-    // The same GET with a service account's bound token (a JWT; RBAC lets it read).
-    const getServiceAccount = await runLoad({
-      ...loadSpec(
-        ready.url,
-        { ca: ready.caPem },
-        { method: 'GET', path: '/api/v1/namespaces/default/configmaps/bench-{n}', rotate: GET_OBJECTS, expectStatus: 200 },
-      ),
-      authorization: `Bearer ${serviceAccountToken}`,
-    });
-    // The same GET as a user RBAC authorizes through one RoleBinding among 1,000.
-    const getRbac = await runLoad({
-      ...loadSpec(
-        ready.url,
-        { ca: ready.caPem },
-        { method: 'GET', path: '/api/v1/namespaces/default/configmaps/bench-{n}', rotate: GET_OBJECTS, expectStatus: 200 },
-      ),
-      authorization: `Bearer ${ready.readerToken}`,
-    });
+    const getPath = { method: 'GET', path: '/api/v1/namespaces/default/configmaps/bench-{n}', rotate: GET_OBJECTS, expectStatus: 200 } as const;
+    const byToken = (token: string): LoadSpec => ({ ...loadSpec(ready.url, { ca: ready.caPem }, getPath), authorization: `Bearer ${token}` });
+    const cases = {
+      get: loadSpec(ready.url, tls, getPath),
+      // The same GET with a static bearer token instead of the client certificate (no certificate sent).
+      getToken: byToken(ready.token),
+      // The same GET with a service account's bound token (a JWT; RBAC lets it read).
+      getServiceAccount: byToken(serviceAccountToken),
+      // The same GET as a user RBAC authorizes through one RoleBinding among 1,000.
+      getRbac: byToken(ready.readerToken),
+    };
+    // The GET cases are compared with each other: run them interleaved, GET_ROUNDS times each,
+    // and keep each one's median run, so drift on a shared machine (another process waking, the
+    // JIT settling) falls on every case alike instead of on whichever ran last.
+    const runs = new Map<keyof typeof cases, CaseResult[]>();
+    for (let round = 0; round < GET_ROUNDS; round++) {
+      for (const [name, spec] of Object.entries(cases) as [keyof typeof cases, LoadSpec][]) {
+        const r = await runMeasured({ ...spec, durationMs: Math.ceil(DURATION_MS / GET_ROUNDS) }, child.proc.pid);
+        runs.set(name, [...(runs.get(name) ?? []), r]);
+      }
+    }
+    const medianRun = (name: keyof typeof cases): CaseResult => {
+      const sorted = [...(runs.get(name) ?? [])].sort((a, b) => a.rps - b.rps);
+      return sorted[Math.floor(sorted.length / 2)];
+    };
+    const get = medianRun('get');
+    const getToken = medianRun('getToken');
+    const getServiceAccount = medianRun('getServiceAccount');
+    const getRbac = medianRun('getRbac');
     const create = await runLoad(
       loadSpec(ready.url, tls, {
         method: 'POST',
@@ -233,15 +242,30 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
 function summary(r: CaseResult | undefined, baseline?: CaseResult) {
   if (!r) return null;
   const ratio = baseline && baseline.rps > 0 ? round3(r.rps / baseline.rps) : undefined;
-  return { rps: Math.round(r.rps), p50: round3(r.p50), p99: round3(r.p99), errors: r.errors, ...(ratio === undefined ? {} : { ratio }) };
+  return {
+    rps: Math.round(r.rps),
+    p50: round3(r.p50),
+    p99: round3(r.p99),
+    errors: r.errors,
+    ...(ratio === undefined ? {} : { ratio }),
+    ...(r.serverCpuUsPerRequest === undefined ? {} : { serverCpuUsPerRequest: r.serverCpuUsPerRequest }),
+  };
 }
 
 function printTable(rows: Array<[string, ReturnType<typeof summary>]>): void {
-  const header = ['case', 'req/s', 'p50 ms', 'p99 ms', 'ratio to trivial', 'errors'];
+  const header = ['case', 'req/s', 'p50 ms', 'p99 ms', 'ratio to trivial', 'errors', 'server µs/req'];
   const body = rows.map(([name, s]) =>
     s
-      ? [name, String(s.rps), s.p50.toFixed(2), s.p99.toFixed(2), s.ratio === undefined ? '1.000' : s.ratio.toFixed(3), String(s.errors)]
-      : [name, 'failed', '', '', '', ''],
+      ? [
+          name,
+          String(s.rps),
+          s.p50.toFixed(2),
+          s.p99.toFixed(2),
+          s.ratio === undefined ? '1.000' : s.ratio.toFixed(3),
+          String(s.errors),
+          s.serverCpuUsPerRequest === undefined ? '' : String(s.serverCpuUsPerRequest),
+        ]
+      : [name, 'failed', '', '', '', '', ''],
   );
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? '').length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
