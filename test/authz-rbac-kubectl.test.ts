@@ -100,6 +100,7 @@ describe('RBAC through kubectl', () => {
     // The bootstrap policy's basic-user, discovery and public-info-viewer rules, then the Role's.
     const resources = rows.filter((r) => r.length === 4);
     assert.deepEqual(resources, [
+      ['selfsubjectreviews.authentication.k8s.io', '[]', '[]', '[create]'],
       ['selfsubjectaccessreviews.authorization.k8s.io', '[]', '[]', '[create]'],
       ['selfsubjectrulesreviews.authorization.k8s.io', '[]', '[]', '[create]'],
       ['rolebindings.rbac.authorization.k8s.io', '[]', '[]', '[create]'],

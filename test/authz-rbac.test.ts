@@ -171,6 +171,7 @@ test('a ClusterRoleBinding to a missing ClusterRole: the reason says so', async 
   // What the bootstrap policy's basic-user grants everybody.
   assert.deepEqual(review.json.status.resourceRules, [
     { verbs: ['create'], apiGroups: ['authorization.orch.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] },
+    { verbs: ['create'], apiGroups: ['authentication.orch.io'], resources: ['selfsubjectreviews'] },
   ]);
 });
 

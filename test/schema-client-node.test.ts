@@ -12,6 +12,8 @@ import { ALL_RESOURCES } from '../src/api/catalogue.js';
 
 /** Fields client-node 1.4 (Kubernetes 1.34) has that the served release does not. */
 const NEWER_UPSTREAM = new Set([
+  // HPA scaling tolerance: 1.33.
+  'io.k8s.api.autoscaling.v2.HPAScalingRules.tolerance',
   'io.k8s.api.core.v1.Container.restartPolicyRules',
   'io.k8s.api.core.v1.EphemeralContainer.restartPolicyRules',
   'io.k8s.api.core.v1.EnvVarSource.fileKeyRef',
