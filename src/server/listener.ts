@@ -46,6 +46,27 @@ function connectionKey(s: net.Socket): string {
   return `${s.remoteAddress}|${s.remotePort}|${s.localAddress}|${s.localPort}`;
 }
 
+/** Stands in for the HTTP parser's pause(): the socket's own pause stops the reads. */
+function noPause(): void {}
+
+/**
+ * Node's HTTP/1.1 server feeds its parser straight from the TLS handle (parser.consume), the
+ * fast path. When a request's headers arrive while earlier responses are still draining, node
+ * stops reading the socket and also pauses the parser; but the TLS layer goes on handing over
+ * every record it has already decrypted from the same read, and the paused parser fails them
+ * with `Parse Error: Paused` (HPE_PAUSED): the keep-alive connection is reset mid-body, for
+ * bodies past one 16 KiB TLS record (any node https server does the same). Stopping the reads
+ * is the backpressure that matters; the parser is left running, so what one read had already
+ * brought (at most one read's worth) is parsed and queued in order, as pipelined requests are.
+ * Reading the socket as a stream instead (whose pause() buffers) fixes it too, at about a
+ * sixth of a GET's server CPU. Only node's HTTP server pauses parsers, so the pooled parser
+ * keeping this for its next socket changes nothing elsewhere.
+ */
+function keepParserRunning(socket: net.Socket): void {
+  const parser = (socket as { parser?: { pause(): void } }).parser;
+  if (parser) parser.pause = noPause;
+}
+
 /** Starts listening; resolves once the port is bound. */
 export function listen(opts: ListenerOptions, handler: (req: Request, res: Response) => void): Promise<Listener> {
   const timeouts: ConnectionTimeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
@@ -135,16 +156,8 @@ export function listen(opts: ListenerOptions, handler: (req: Request, res: Respo
         handOffH2(socket);
         return;
       }
-      // Node's HTTP/1.1 server would otherwise feed its parser straight from the TLS handle
-      // (parser.consume), and that path cannot stop a TLS socket on time. When a request's
-      // headers arrive while the previous response is still draining, node pauses the socket and
-      // then the parser; but the TLS layer goes on handing over every record it has already
-      // decrypted from the same read, and the paused parser fails them with `Parse Error:
-      // Paused` (HPE_PAUSED): the keep-alive connection is reset mid-body, for bodies past one
-      // 16 KiB TLS record. (Any node https server does the same; the hand-off is not the cause.)
-      // Marked as consumed, the socket is read as a stream, whose pause() buffers instead.
-      (socket as unknown as { _handle: { _consumed?: boolean } })._handle._consumed = true;
       h1.emit('connection', socket);
+      keepParserRunning(socket);
     },
   );
   const handOffH2 = (socket: tls.TLSSocket) => {
