@@ -14,6 +14,8 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { eventually, request, startTestCluster, type TestCluster } from './helpers/cluster.js';
 import { assertOk } from './helpers/invalid.js';
+import { csrBody, makeRequest } from './helpers/csr.js';
+import { join } from 'node:path';
 
 const BIN = fileURLToPath(new URL('../../bin/orch-controller-manager', import.meta.url));
 const RBAC = '/apis/rbac.authorization.orch.io/v1';
@@ -92,6 +94,7 @@ describe('orch-controller-manager as a separate process', () => {
       assert.ok(r.stdout.includes(flag), `--help lacks ${flag}`);
     }
     assert.match(r.stdout, /--secure-port <int>.*\(default: 10257\)/);
+    assert.match(r.stdout, /All controllers: .*csrsigning.*/);
   });
 
   test('an unknown controller is refused with upstream’s message', () => {
@@ -169,6 +172,71 @@ describe('orch-controller-manager as a separate process', () => {
     const { resourceVersion: _rv, uid: _uid, ...meta } = saved.metadata;
     assertOk(await request(cluster, 'POST', `${RBAC}/clusterrolebindings`, { body: { ...saved, metadata: meta } }), 201);
     assert.ok(await eventually(exists(cluster, '/api/v1/namespaces/denied/serviceaccounts/default'), 15_000), `no retry succeeded\n${m.stderr()}`);
+    await stopManager(m);
+  });
+
+  test('certificate and bootstrap-token controllers run as their service accounts: an approved CSR is signed with --cluster-signing-*, an expired bootstrap token is deleted', async () => {
+    const pki = join(cluster.dataDir, 'pki');
+    const m = startManager([
+      '--kubeconfig',
+      cluster.kubeconfigPath,
+      '--use-service-account-credentials',
+      '--leader-elect=false',
+      '--secure-port=0',
+      '--controllers=csrsigning,csrapproving,tokencleaner',
+      '--cluster-signing-cert-file',
+      join(pki, 'ca.crt'),
+      '--cluster-signing-key-file',
+      join(pki, 'ca.key'),
+    ]);
+    managers.push(m);
+    const base = '/apis/certificates.orch.io/v1/certificatesigningrequests';
+    const req = await makeRequest('cm-user', ['cm-group']);
+    assertOk(
+      await request(cluster, 'POST', base, {
+        body: csrBody('certificates.orch.io', 'cm-user', req, 'orch.io/kube-apiserver-client', ['digital signature', 'client auth']),
+      }),
+      201,
+    );
+    const csr = assertOk(await request(cluster, 'GET', `${base}/cm-user`));
+    csr.status = { conditions: [{ type: 'Approved', status: 'True', reason: 'Test', message: 'ok' }] };
+    assertOk(await request(cluster, 'PUT', `${base}/cm-user/approval`, { body: csr }));
+    let certificate = '';
+    assert.ok(
+      await eventually(async () => {
+        certificate = (await request(cluster, 'GET', `${base}/cm-user`)).json?.status?.certificate ?? '';
+        return certificate !== '';
+      }, 10_000),
+      `not signed\n${m.stderr()}`,
+    );
+    const certPem = Buffer.from(certificate, 'base64').toString('utf8');
+    const asUser = await request(cluster, 'GET', '/api/v1/namespaces/default/pods', { identity: { certPem, keyPem: req.keyPem } });
+    assert.equal(asUser.status, 403, asUser.text);
+    assert.match(asUser.json.message, /User "cm-user" cannot list resource "pods"/);
+
+    const secrets = '/api/v1/namespaces/orch-system/secrets';
+    const expired = new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const data = { 'token-id': 'cmtokn', 'token-secret': 'cmtokencmtokenxx', expiration: expired, 'usage-bootstrap-authentication': 'true' };
+    const encoded = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
+    assertOk(
+      await request(cluster, 'POST', secrets, { body: { metadata: { name: 'bootstrap-token-cmtokn' }, type: 'bootstrap.orch.io/token', data: encoded } }),
+      201,
+    );
+    assert.ok(
+      await eventually(async () => (await request(cluster, 'GET', `${secrets}/bootstrap-token-cmtokn`)).status === 404, 10_000),
+      `not cleaned\n${m.stderr()}`,
+    );
+    for (const sa of ['certificate-controller', 'token-cleaner']) {
+      assert.equal((await request(cluster, 'GET', `/api/v1/namespaces/orch-system/serviceaccounts/${sa}`)).status, 200, sa);
+    }
+    await stopManager(m);
+  });
+
+  test('without --cluster-signing-* the CSR signer is skipped, as upstream', async () => {
+    const m = startManager(['--kubeconfig', cluster.kubeconfigPath, '--leader-elect=false', '--secure-port=0', '--controllers=csrsigning', '-v=2']);
+    managers.push(m);
+    assert.ok(await eventually(async () => /Skipping CSR signer controller because no csr cert\/key was specified/.test(m.stderr()), 10_000), m.stderr());
+    assert.equal(m.child.exitCode, null);
     await stopManager(m);
   });
 

@@ -1,65 +1,66 @@
 /**
- * The certificate and bootstrap-token controllers of the all-in-one, built here because the
- * signing CA and the request parser (pki/) are injected into them: csrsigning and
- * csrapproving always; tokencleaner and bootstrapsigner (upstream's disabled-by-default pair)
- * when bootstrap tokens are enabled, with `cluster-info` created as kubeadm would.
+ * The certificate and bootstrap-token controllers as entries of the controller table, built here
+ * because the request parser and signer (pki/) are injected into them and the controllers layer
+ * cannot import pki: `csrsigning`, `csrapproving`, and upstream's disabled-by-default
+ * `tokencleaner` and `bootstrapsigner`. Both `orch-controller-manager` and the all-in-one run
+ * them through the same runner, so --controllers, --use-service-account-credentials (their
+ * accounts are upstream's: certificate-controller, token-cleaner, bootstrap-signer) and the
+ * bootstrap RBAC roles apply to them as to every other controller.
  */
-import { readFile } from 'node:fs/promises';
-import type { RestClient } from '../client/rest-client.js';
 import { BootstrapSigner } from '../controllers/bootstrap-signer.js';
+import type { Controller, ControllerContext } from '../controllers/controller.js';
+import { CONTROLLERS, type ControllerEntry } from '../controllers/controller-table.js';
 import { CsrApprovingController } from '../controllers/csr-approving.js';
 import { CsrSigningController } from '../controllers/csr-signing.js';
 import { TokenCleaner } from '../controllers/token-cleaner.js';
-import type { Brand } from '../machinery/brand.js';
-import type { PkiMaterial } from '../pki/certificates.js';
 import { certificateRequestSigner, parseCertificateRequest } from '../pki/csr-signer.js';
-import { ensureClusterInfo } from './cluster-info.js';
 
-export interface CertificateControllersOptions {
-  client: RestClient;
-  brand: Brand;
-  pki: PkiMaterial;
-  /** `--cluster-signing-cert-file`/`--cluster-signing-key-file`; default: the generated CA. */
-  clusterSigning?: { certFile: string; keyFile: string };
-  bootstrapTokens: boolean;
-  /** The API server's URL, written into `cluster-info`. */
-  server: string;
+/** Nothing to run: a controller that is skipped, as upstream's start functions may return. */
+const SKIPPED: Controller = { start() {}, stop() {} };
+
+export interface CertificateControllerOptions {
+  /**
+   * Work done as the bootstrap signer starts (the all-in-one creates `cluster-info`, as kubeadm
+   * does; a separate controller manager only signs what exists).
+   */
+  onBootstrapSignerStart?: (ctx: ControllerContext) => void;
 }
 
-export interface Stoppable {
-  start(): void;
-  stop(): void;
-}
-
-/**
- * The controllers, not yet started; throws a start-up error for an unreadable or unusable
- * signing pair.
- */
-export async function certificateControllers(opts: CertificateControllersOptions): Promise<Stoppable[]> {
-  const { client, brand, pki } = opts;
-  const files = opts.clusterSigning;
-  const [certPem, keyPem] = files
-    ? await Promise.all([files.certFile, files.keyFile].map((f) => readFile(f, 'utf8'))).catch((err: Error) => {
-        throw new Error(`cannot read the cluster signing CA (${err.message}): check --cluster-signing-cert-file and --cluster-signing-key-file`);
-      })
-    : [pki.caCertPem, pki.caKeyPem];
-  const sign = certificateRequestSigner(certPem, keyPem, files?.keyFile ?? pki.paths.caKey);
-  const controllers: Stoppable[] = [
-    new CsrSigningController({ client, brand, parse: parseCertificateRequest, sign }),
-    new CsrApprovingController({ client, brand, parse: parseCertificateRequest }),
-  ];
-  if (opts.bootstrapTokens) {
-    controllers.push(new TokenCleaner({ client, brand }));
-    const signer = new BootstrapSigner({ client, brand });
-    controllers.push({
-      start() {
-        signer.start();
-        ensureClusterInfo(client, brand, opts.server, pki.caCertPem).catch((err: Error) =>
-          process.stderr.write(`E cannot create ${brand.publicNamespace}/cluster-info: ${err.message}\n`),
-        );
-      },
-      stop: () => signer.stop(),
-    });
+function csrSigning(ctx: ControllerContext): Controller {
+  const pair = ctx.clusterSigning;
+  if (!pair) {
+    // Upstream's startCSRSigningController: no signing files, no signer (logged, not fatal).
+    ctx.log('info', 'Skipping CSR signer controller because no csr cert/key was specified');
+    return SKIPPED;
   }
-  return controllers;
+  const sign = certificateRequestSigner(pair.certPem, pair.keyPem, pair.keyFile ?? '--cluster-signing-key-file');
+  return new CsrSigningController({ client: ctx.client, brand: ctx.brand, parse: parseCertificateRequest, sign });
+}
+
+function bootstrapSigner(ctx: ControllerContext, o: CertificateControllerOptions): Controller {
+  const signer = new BootstrapSigner({ client: ctx.client, brand: ctx.brand });
+  return {
+    start() {
+      signer.start();
+      o.onBootstrapSignerStart?.(ctx);
+    },
+    stop: () => signer.stop(),
+  };
+}
+
+/** CONTROLLERS with the certificate and bootstrap-token controllers, in upstream's names. */
+export function controllerTableWithCertificates(o: CertificateControllerOptions = {}): Map<string, ControllerEntry> {
+  return new Map<string, ControllerEntry>([
+    ...CONTROLLERS,
+    ['csrsigning', { serviceAccount: 'certificate-controller', init: csrSigning }],
+    [
+      'csrapproving',
+      {
+        serviceAccount: 'certificate-controller',
+        init: (ctx) => new CsrApprovingController({ client: ctx.client, brand: ctx.brand, parse: parseCertificateRequest }),
+      },
+    ],
+    ['tokencleaner', { serviceAccount: 'token-cleaner', init: (ctx) => new TokenCleaner({ client: ctx.client, brand: ctx.brand }) }],
+    ['bootstrapsigner', { serviceAccount: 'bootstrap-signer', init: (ctx) => bootstrapSigner(ctx, o) }],
+  ]);
 }

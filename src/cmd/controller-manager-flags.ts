@@ -7,7 +7,8 @@
  * scheduler (the old spellings are accepted, hidden).
  */
 import { Command, Option } from 'commander';
-import { CONTROLLERS, DISABLED_BY_DEFAULT } from '../controllers/controller-table.js';
+import { DISABLED_BY_DEFAULT } from '../controllers/controller-table.js';
+import { controllerTableWithCertificates } from './certificate-controllers.js';
 import { versionInfo } from '../server/version.js';
 import {
   addDelegationFlags,
@@ -82,8 +83,9 @@ export interface ControllerManagerFlags extends ServingFlags, LoggingFlags {
 }
 
 function controllersHelp(): string {
-  const all = [...CONTROLLERS.keys()].sort();
-  const off = [...DISABLED_BY_DEFAULT].filter((n) => CONTROLLERS.has(n));
+  const table = controllerTableWithCertificates();
+  const all = [...table.keys()].sort();
+  const off = [...DISABLED_BY_DEFAULT].filter((n) => table.has(n));
   return `A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'.
 All controllers: ${all.join(', ')}
 Disabled-by-default controllers: ${off.sort().join(', ')}`;

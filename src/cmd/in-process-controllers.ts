@@ -8,11 +8,23 @@ import { startControllers } from '../controllers/controller-manager.js';
 import { isControllerEnabled, validateControllerSelection } from '../controllers/controller-table.js';
 import type { Brand } from '../machinery/brand.js';
 import type { PkiMaterial } from '../pki/certificates.js';
-import { certificateControllers } from './certificate-controllers.js';
+import { readFile } from 'node:fs/promises';
+import type { SigningPair } from '../controllers/controller.js';
+import { controllerTableWithCertificates } from './certificate-controllers.js';
+import { ensureClusterInfo } from './cluster-info.js';
 import type { ControlPlaneOptions } from './control-plane-types.js';
 import { controllersFirstPass } from './controllers-first-pass.js';
 import type { Registry } from '../registry/registry.js';
 import type { Store } from '../storage/interface.js';
+
+/** `--cluster-signing-cert-file`/`--cluster-signing-key-file`, else orch's CA; unreadable files stop start-up. */
+async function signingPair(files: ControlPlaneOptions['clusterSigning'], pki: PkiMaterial): Promise<SigningPair> {
+  if (!files) return { certPem: pki.caCertPem, keyPem: pki.caKeyPem, keyFile: pki.paths.caKey };
+  const [certPem, keyPem] = await Promise.all([files.certFile, files.keyFile].map((f) => readFile(f, 'utf8'))).catch((err: Error) => {
+    throw new Error(`cannot read the cluster signing CA (${err.message}): check --cluster-signing-cert-file and --cluster-signing-key-file`);
+  });
+  return { certPem, keyPem, keyFile: files.keyFile };
+}
 
 /** Bounds the wait for the controllers' first pass: a slow one must not hold start-up. */
 const FIRST_PASS_MAX_MS = 10_000;
@@ -37,9 +49,20 @@ export async function startInProcessControllers(a: {
   registry: Registry;
 }): Promise<InProcessControllers> {
   const { opts, brand, url, pki } = a;
-  const selection = opts.controllerNames ?? ['*'];
-  const problem = validateControllerSelection(selection);
+  const table = controllerTableWithCertificates({
+    // As kubeadm does next to its control plane: `cluster-info` for bootstrap-token joins.
+    onBootstrapSignerStart: (ctx) =>
+      ensureClusterInfo(ctx.client, brand, url, pki.caCertPem).catch((err: Error) =>
+        process.stderr.write(`E cannot create ${brand.publicNamespace}/cluster-info: ${err.message}\n`),
+      ),
+  });
+  const named = opts.controllerNames ?? ['*'];
+  const problem = validateControllerSelection(named, table);
   if (problem !== undefined) throw new Error(problem);
+  // --enable-bootstrap-token-auth names upstream's disabled-by-default pair, unless the
+  // selection turned one off (the first mention of a name decides).
+  const selection = opts.enableBootstrapTokenAuth ? [...named, 'tokencleaner', 'bootstrapsigner'] : named;
+  const clusterSigning = await signingPair(opts.clusterSigning, pki);
   const userAgent = `${brand.word}-controller-manager`;
   const client = new RestClient({ server: url, caPem: pki.caCertPem, certPem: pki.adminCertPem, keyPem: pki.adminKeyPem, userAgent });
   try {
@@ -47,29 +70,17 @@ export async function startInProcessControllers(a: {
       client,
       brand,
       controllers: selection,
+      table,
       rootCaPem: pki.caCertPem,
-      clusterSigning: { certPem: pki.caCertPem, keyPem: pki.caKeyPem },
+      clusterSigning,
       userAgent,
     });
-    const certControllers = await certificateControllers({
-      client,
-      brand,
-      pki,
-      clusterSigning: opts.clusterSigning,
-      bootstrapTokens: opts.enableBootstrapTokenAuth ?? false,
-      server: url,
-    }).catch(async (err: unknown) => {
-      await controllers.stop();
-      throw err;
-    });
-    for (const c of certControllers) c.start();
     let stopping: Promise<void> | undefined;
     const running: InProcessControllers = {
       namespaceController: isControllerEnabled('namespace', selection, false),
       stop() {
         stopping ??= (async () => {
           await controllers.stop();
-          for (const c of certControllers) c.stop();
           client.close();
         })();
         return stopping;

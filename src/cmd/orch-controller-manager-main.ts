@@ -13,6 +13,7 @@ import { RestClient } from '../client/rest-client.js';
 import { newResourceLock, type ResourceLockType } from '../client/resource-lock.js';
 import { type RunningControllers, startControllers } from '../controllers/controller-manager.js';
 import { validateControllerSelection } from '../controllers/controller-table.js';
+import { controllerTableWithCertificates } from './certificate-controllers.js';
 import { type Brand, brandFor } from '../machinery/brand.js';
 import type { HealthCheck } from '../machinery/health.js';
 import { klog } from '../machinery/klog.js';
@@ -48,7 +49,7 @@ function readFile(flag: string, path: string | undefined): string | undefined {
 /** KubeControllerManagerOptions.Validate's checks of the flags, in upstream's words. */
 function validate(f: ControllerManagerFlags): string[] {
   const errs = validateServingFlags(f);
-  const selection = validateControllerSelection(f.controllers);
+  const selection = validateControllerSelection(f.controllers, controllerTableWithCertificates());
   if (selection) errs.push(selection);
   const hidden = validateShowHiddenMetricsVersion(RELEASE, f.showHiddenMetricsForVersion);
   if (hidden) errs.push(hidden);
@@ -175,7 +176,8 @@ async function run(f: ControllerManagerFlags, brand: Brand, lease: { name: strin
         useServiceAccountCredentials: f.useServiceAccountCredentials,
         rootCaPem,
         serviceAccountPrivateKeyPem,
-        clusterSigning: signingCert && signingKey ? { certPem: signingCert, keyPem: signingKey } : undefined,
+        table: controllerTableWithCertificates(),
+        clusterSigning: signingCert && signingKey ? { certPem: signingCert, keyPem: signingKey, keyFile: f.clusterSigningKeyFile } : undefined,
         concurrency,
         userAgent: 'orch-controller-manager',
         log: (level, message) => (level === 'error' ? klog.error(undefined, message) : klog.info(message)),

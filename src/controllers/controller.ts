@@ -16,6 +16,8 @@ export interface Controller {
 export interface SigningPair {
   certPem: string;
   keyPem: string;
+  /** Where the key came from, for error messages. */
+  keyFile?: string;
 }
 
 export interface ControllerContext {
