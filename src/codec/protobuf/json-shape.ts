@@ -41,6 +41,8 @@ interface FieldPlan {
 interface TypePlan {
   type: protobuf.Type;
   fields: FieldPlan[];
+  /** The fields a fill may touch (written when absent, or holding messages), picked on first fill. */
+  fillable?: FieldPlan[];
 }
 
 const INT64_TYPES = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
@@ -198,7 +200,9 @@ function messageToJson(plan: TypePlan, m: Msg): Msg {
  * added keys go last.
  */
 function fillMessage(plan: TypePlan, json: Msg): void {
-  for (const f of plan.fields) {
+  // Most fields are omitempty scalars, which a fill never touches: skipping them halves its cost.
+  plan.fillable ??= plan.fields.filter((f) => f.fill !== undefined || f.shape === 'inline' || absentJson(f, false) !== undefined);
+  for (const f of plan.fillable) {
     // A Go embedded struct: its fields live in this same JSON object.
     if (f.shape === 'inline') {
       f.fill?.(json);
