@@ -42,6 +42,8 @@ export interface FieldManagerConfig {
   readonly subresource: string;
   /** Fields the write's strategy resets; never owned by it. */
   readonly resetFields?: FieldSet;
+  /** The kind's Go zero value as JSON (built-in kinds): what a create is compared with. */
+  readonly goZero?: () => Obj;
   readonly now: () => Date;
 }
 
@@ -222,7 +224,7 @@ export class FieldManager {
   }
 
   private zero(): Obj {
-    this.zeroObj ??= zeroObject(this.cfg.apiVersion, this.cfg.kind, this.cfg.type.atom) as Obj;
+    this.zeroObj ??= zeroObject(this.cfg.apiVersion, this.cfg.kind, this.cfg.type.atom, this.cfg.goZero) as Obj;
     return this.zeroObj;
   }
 

@@ -11,6 +11,7 @@ import type { Obj } from '../machinery/object.js';
 import { klog } from '../machinery/klog.js';
 import { ownValue } from '../machinery/own-property.js';
 import { systemContext } from './bootstrap.js';
+import { reconcileObject } from './reconcile-object.js';
 import type { Registry } from './registry.js';
 import { objectKey } from './resource-info.js';
 
@@ -75,22 +76,17 @@ export async function startAuthenticationInfo(registry: Registry, info: ClusterA
   if (!configmaps) throw new Error('configmaps not served');
   const namespace = registry.brand.systemNamespace;
   const sync = async (): Promise<void> => {
-    await configmaps.guaranteedUpdate(
-      systemContext(registry),
-      namespace,
-      AUTHENTICATION_CONFIGMAP,
-      (cur: Obj | undefined) => {
-        const stored = (cur?.data ?? {}) as Record<string, unknown>;
-        const current = new Map<string, string>();
-        for (const k of Object.keys(stored)) {
-          const v = ownValue(stored, k);
-          if (typeof v === 'string') current.set(k, v);
-        }
-        const base = cur ?? { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: AUTHENTICATION_CONFIGMAP, namespace } };
-        return { ...base, data: authenticationInfoData(current, info) };
-      },
-      { dryRun: false, subresource: '', createIfMissing: {} },
-    );
+    // Upstream's trust controller compares first: an unchanged ConfigMap is not written.
+    await reconcileObject(configmaps, systemContext(registry), namespace, AUTHENTICATION_CONFIGMAP, (cur: Obj | undefined) => {
+      const stored = (cur?.data ?? {}) as Record<string, unknown>;
+      const current = new Map<string, string>();
+      for (const k of Object.keys(stored)) {
+        const v = ownValue(stored, k);
+        if (typeof v === 'string') current.set(k, v);
+      }
+      const base = cur ?? { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: AUTHENTICATION_CONFIGMAP, namespace } };
+      return { ...base, data: authenticationInfoData(current, info) };
+    });
   };
   let chain: Promise<void> = Promise.resolve();
   let pending = false;

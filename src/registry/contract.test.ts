@@ -45,6 +45,9 @@ registryContract('clusterroles', storeOf(clusterRoles, memory), {
 
 registryContract('namespaces', storeOf(namespaces, memory), {
   valid: (name) => ({ metadata: { name } }),
-  status: { phase: 'Active', conditions: [{ type: 'NamespaceContentRemaining', status: 'False', reason: 'ContentRemoved', message: 'none' }] },
+  status: {
+    phase: 'Active',
+    conditions: [{ type: 'NamespaceContentRemaining', status: 'False', reason: 'ContentRemoved', message: 'none', lastTransitionTime: '2024-01-01T00:00:00Z' }],
+  },
   finalize: (stored: Obj) => ({ ...structuredClone(stored), spec: { finalizers: [] } }),
 });

@@ -171,6 +171,8 @@ export class GenericStore {
       delete meta.namespace;
     }
     this.info.def.strategy?.defaults?.(obj, this.strategyContext(ctx));
+    // Upstream's handler sees the object as decoded into its Go type, zero-valued structs and all.
+    this.info.goFields?.fill(obj);
     opts.track?.(obj, undefined);
     await opts.mutatingAdmission?.(obj, undefined);
     this.prepareServerFields(meta, ctx.now);
@@ -182,6 +184,8 @@ export class GenericStore {
     const generating = (meta.name === undefined || meta.name === '') && typeof meta.generateName === 'string' && meta.generateName !== '';
     if (generating) meta.name = generateName(meta.generateName as string);
     this.info.def.strategy?.prepareForCreate?.(obj, this.strategyContext(ctx));
+    // What the registry reset (status) is written back as Go writes it, as stored objects are served.
+    this.info.goFields?.fill(obj);
 
     const errs = [...validateObjectMeta(meta, this.metaRules), ...(this.info.def.strategy?.validate?.(obj, this.strategyContext(ctx)) ?? [])];
     if (errs.length > 0) throw this.invalid(meta.name ?? '', errs);
@@ -311,6 +315,7 @@ export class GenericStore {
     }
     const sctx = this.strategyContext(ctx, subresource);
     this.info.def.strategy?.defaults?.(proposed, sctx);
+    this.info.goFields?.fill(proposed);
     opts.track?.(proposed, current);
     await opts.mutatingAdmission?.(proposed, current);
     let next: Obj;
@@ -341,6 +346,7 @@ export class GenericStore {
     nextMeta.resourceVersion = curMeta.resourceVersion;
     if (curMeta.generateName !== undefined && nextMeta.generateName === undefined) nextMeta.generateName = curMeta.generateName;
     this.info.def.strategy?.prepareForUpdate?.(next, current, sctx);
+    this.info.goFields?.fill(next);
     if (this.info.def.behaviour?.generation && subresource === '' && specChanged(next, current)) {
       nextMeta.generation = (curMeta.generation ?? 0) + 1;
     }

@@ -9,6 +9,7 @@ import type { Obj } from '../machinery/object.js';
 import { klog } from '../machinery/klog.js';
 import { deepEqual } from '../machinery/deep-equal.js';
 import { systemContext } from './bootstrap.js';
+import { reconcileObject } from './reconcile-object.js';
 import type { GenericStore } from './generic-store.js';
 import { type EndpointAddressSource, endpointAddressSource } from './master-leases.js';
 import type { Registry } from './registry.js';
@@ -67,63 +68,45 @@ export async function startKubernetesService(registry: Registry, opts: Kubernete
   const servicePorts = [{ name: 'https', port: 443, protocol: 'TCP', targetPort: opts.securePort }];
   const reconcileService = async (): Promise<void> => {
     const ctx = systemContext(registry);
-    await services.guaranteedUpdate(
-      ctx,
-      'default',
-      name,
-      (cur: Obj | undefined) => {
-        if (cur === undefined) {
-          return {
-            apiVersion: 'v1',
-            kind: 'Service',
-            metadata: { name, namespace: 'default', labels: { provider: brand.vendor, component: 'apiserver' } },
-            spec: { ports: servicePorts, clusterIP: serviceIP, sessionAffinity: 'None', type: 'ClusterIP' },
-          };
-        }
-        // Upstream corrects only the ports and the type; everything else is the user's.
-        const spec = (cur.spec ?? {}) as Record<string, unknown>;
-        const ports = Array.isArray(spec.ports)
-          ? spec.ports.map((p: Record<string, unknown>) => ({ name: p.name, port: p.port, protocol: p.protocol, targetPort: p.targetPort }))
-          : [];
-        if (deepEqual(ports, servicePorts) && spec.type === 'ClusterIP') return cur;
-        return { ...cur, spec: { ...spec, ports: servicePorts, type: 'ClusterIP' } };
-      },
-      { dryRun: false, subresource: '', createIfMissing: {} },
-    );
+    await reconcileObject(services, ctx, 'default', name, (cur: Obj | undefined) => {
+      if (cur === undefined) {
+        return {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name, namespace: 'default', labels: { provider: brand.vendor, component: 'apiserver' } },
+          spec: { ports: servicePorts, clusterIP: serviceIP, sessionAffinity: 'None', type: 'ClusterIP' },
+        };
+      }
+      // Upstream corrects only the ports and the type; everything else is the user's.
+      const spec = (cur.spec ?? {}) as Record<string, unknown>;
+      const ports = Array.isArray(spec.ports)
+        ? spec.ports.map((p: Record<string, unknown>) => ({ name: p.name, port: p.port, protocol: p.protocol, targetPort: p.targetPort }))
+        : [];
+      if (deepEqual(ports, servicePorts) && spec.type === 'ClusterIP') return cur;
+      return { ...cur, spec: { ...spec, ports: servicePorts, type: 'ClusterIP' } };
+    });
   };
 
   const writeEndpoints = async (ips: string[]): Promise<void> => {
     if (ips.length === 0) throw new Error(`no API server IPs were listed in storage, refusing to erase all endpoints for the ${name} service`);
     const ctx = systemContext(registry);
     const subsets = [{ addresses: ips.map((a) => ({ ip: a })), ports: [port] }];
-    await endpoints.guaranteedUpdate(
-      ctx,
-      'default',
-      name,
-      (cur: Obj | undefined) => {
-        const meta = (cur?.metadata ?? { name, namespace: 'default' }) as Record<string, unknown>;
-        // The mirroring controller must leave these Endpoints alone: their slice is written here.
-        const labels = { ...((meta.labels as Record<string, string> | undefined) ?? {}), [`endpointslice.${brand.labelDomain}/skip-mirror`]: 'true' };
-        return { ...(cur ?? { apiVersion: 'v1', kind: 'Endpoints' }), metadata: { ...meta, labels }, subsets };
-      },
-      { dryRun: false, subresource: '', createIfMissing: {} },
-    );
+    await reconcileObject(endpoints, ctx, 'default', name, (cur: Obj | undefined) => {
+      const meta = (cur?.metadata ?? { name, namespace: 'default' }) as Record<string, unknown>;
+      // The mirroring controller must leave these Endpoints alone: their slice is written here.
+      const labels = { ...((meta.labels as Record<string, string> | undefined) ?? {}), [`endpointslice.${brand.labelDomain}/skip-mirror`]: 'true' };
+      return { ...(cur ?? { apiVersion: 'v1', kind: 'Endpoints' }), metadata: { ...meta, labels }, subsets };
+    });
     const slice = {
       addressType: 'IPv4',
       endpoints: ips.map((a) => ({ addresses: [a], conditions: { ready: true } })),
       ports: [port],
     };
-    await slices.guaranteedUpdate(
-      ctx,
-      'default',
-      name,
-      (cur: Obj | undefined) => {
-        const meta = (cur?.metadata ?? { name, namespace: 'default' }) as Record<string, unknown>;
-        const labels = { ...((meta.labels as Record<string, string> | undefined) ?? {}), [`${brand.labelDomain}/service-name`]: name };
-        return { ...(cur ?? { apiVersion: slices.info.apiVersion, kind: 'EndpointSlice' }), metadata: { ...meta, labels }, ...slice };
-      },
-      { dryRun: false, subresource: '', createIfMissing: {} },
-    );
+    await reconcileObject(slices, ctx, 'default', name, (cur: Obj | undefined) => {
+      const meta = (cur?.metadata ?? { name, namespace: 'default' }) as Record<string, unknown>;
+      const labels = { ...((meta.labels as Record<string, string> | undefined) ?? {}), [`${brand.labelDomain}/service-name`]: name };
+      return { ...(cur ?? { apiVersion: slices.info.apiVersion, kind: 'EndpointSlice' }), metadata: { ...meta, labels }, ...slice };
+    });
   };
 
   const reconcile = async (): Promise<void> => {

@@ -16,6 +16,7 @@ import type { Brand } from '../machinery/brand.js';
 import type { ResourceInfo } from './resource-info.js';
 import { inGoOrder, META_KEYS_BEFORE_RESOURCE_VERSION } from '../machinery/object-order.js';
 import { storedVersion } from '../api/conversion/kind-conversion.js';
+import { type GoZeroFields, goZeroFieldsFor } from '../codec/protobuf/index.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -57,9 +58,20 @@ function storedAtServedVersion(info: ResourceInfo, bytes: Buffer): boolean {
   return startsWith(bytes, kindOpening(info)) || startsWith(bytes, apiVersionOpening(info));
 }
 
+// The always-written fields of the kinds stored through another version's view (a handful of built-ins).
+const storedGoFields = new Map<string, GoZeroFields | undefined>();
+
+/** A converted object with its own version's always-written fields (a view's are not the storage version's). */
+function withStoredGoFields(stored: Obj): Obj {
+  const key = `${String(stored.apiVersion)}/${String(stored.kind)}`;
+  if (!storedGoFields.has(key)) storedGoFields.set(key, goZeroFieldsFor(String(stored.apiVersion), String(stored.kind)));
+  storedGoFields.get(key)?.fill(stored);
+  return stored;
+}
+
 /** Bytes to store for obj (served form): kind, apiVersion, metadata first (custom resources: apiVersion first); resourceVersion never stored. */
 export function encodeForStorage(info: ResourceInfo, obj: Obj, brand: Brand): Uint8Array {
-  const stored = info.conversion ? info.conversion.toStorage(obj, brand) : obj;
+  const stored = info.conversion ? withStoredGoFields(info.conversion.toStorage(obj, brand)) : obj;
   const { apiVersion, kind, metadata, ...rest } = stored;
   const meta = metadata ?? {};
   const { resourceVersion: _dropped, ...metaWithoutVersion } = meta;
@@ -78,6 +90,8 @@ export function decodeFromStorage(info: ResourceInfo, kv: KeyValue, brand: Brand
   const obj = info.conversion ? info.conversion.fromStorage(stored, brand) : fromOlderVersion(info, stored, brand);
   obj.apiVersion = info.apiVersion;
   obj.kind = info.kind;
+  // A converted view gets its own version's always-written fields (stored bytes carry the storage version's).
+  if (obj !== stored) info.goFields?.fill(obj);
   const meta = (obj.metadata ??= {});
   meta.resourceVersion = String(kv.modRevision);
   return isCustom(info) ? obj : inGoOrder(obj);

@@ -6,6 +6,7 @@ import { ALL_VERBS, type Conversion, type ResourceDefinition, type Verb } from '
 import type { Brand } from '../machinery/brand.js';
 import type { GroupResource } from '../machinery/status.js';
 import { SUBRESOURCES, type SubresourceDeclaration } from './subresources.js';
+import { type GoZeroFields, goZeroFieldsFor } from '../codec/protobuf/index.js';
 
 export interface ResourceInfo {
   def: ResourceDefinition;
@@ -27,6 +28,11 @@ export interface ResourceInfo {
   fieldSelectorFields: ReadonlySet<string>;
   /** The subresources the definition declares, in its order. */
   subresources: readonly SubresourceDeclaration[];
+  /**
+   * The fields upstream's Go type always writes (value structs, fields without omitempty); absent
+   * for custom resources, which upstream keeps unstructured, and kinds with no Go type known.
+   */
+  goFields: GoZeroFields | undefined;
 }
 
 /** The root of every key the registry stores; an etcd store puts its `--etcd-prefix` in its place. */
@@ -42,12 +48,13 @@ export function resolveResource(def: ResourceDefinition, brand: Brand): Resource
   const group = def.groupStem === '' ? '' : brand.group(def.groupStem, def.branded);
   const keyPrefix = def.storagePrefix ?? storagePrefix(def.storage ? def.storage.plural : def.plural);
   const fields = new Set(['metadata.name', 'metadata.namespace', ...Object.keys(def.fieldSelectors ?? {})]);
+  const apiVersion = group === '' ? def.version : `${group}/${def.version}`;
   if (!def.namespaced) fields.delete('metadata.namespace');
   return {
     def,
     group,
     version: def.version,
-    apiVersion: group === '' ? def.version : `${group}/${def.version}`,
+    apiVersion,
     kind: def.kind,
     listKind: def.listKind ?? `${def.kind}List`,
     plural: def.plural,
@@ -58,6 +65,7 @@ export function resolveResource(def: ResourceDefinition, brand: Brand): Resource
     conversion: def.storage?.conversion,
     fieldSelectorFields: fields,
     subresources: declaredSubresources(def),
+    goFields: def.storagePrefix === undefined ? goZeroFieldsFor(apiVersion, def.kind) : undefined,
   };
 }
 

@@ -6,7 +6,9 @@
  *
  * Only presence matters here: a granular map or list the zero value already has is not owned
  * as a whole by the creator (no `.` entry), one it lacks is. The OpenAPI schema does not say
- * which fields Go holds by value, so this follows the built-in types' convention by name.
+ * which fields Go holds by value: a built-in kind's zero comes from its Go type (the caller's
+ * goZero, from the Protobuf messages' JSON shapes); without one (custom resources) this follows
+ * the built-in types' convention by name.
  */
 import type { Atom } from './typed-schema.js';
 
@@ -19,14 +21,14 @@ const NULL_WHEN_EMPTY = new Set(['containers']);
 // One zero object per type and kind: every write of a new object starts from it.
 const ZEROS = new WeakMap<Atom, Map<string, Readonly<Record<string, unknown>>>>();
 
-/** The zero object of a kind of the given type, shared and frozen: never to be modified. */
-export function zeroObject(apiVersion: string, kind: string, atom: Atom): Readonly<Record<string, unknown>> {
+/** The zero object of a kind of the given type (goZero: its Go zero value, when known), shared and frozen: never to be modified. */
+export function zeroObject(apiVersion: string, kind: string, atom: Atom, goZero?: () => Record<string, unknown>): Readonly<Record<string, unknown>> {
   let byKind = ZEROS.get(atom);
   if (byKind === undefined) ZEROS.set(atom, (byKind = new Map()));
   const key = `${apiVersion}\n${kind}`;
   let zero = byKind.get(key);
   if (zero === undefined) {
-    zero = deepFreeze({ apiVersion, kind, ...zeroStruct(atom, 0) });
+    zero = deepFreeze({ ...(goZero ? goZero() : zeroStruct(atom, 0)), apiVersion, kind });
     byKind.set(key, zero);
   }
   return zero;

@@ -8,3 +8,4 @@ export { decodeEnvelope, encodeEnvelope, type Envelope, hasProtobufMagic, PROTOB
 export { ProtobufDecodeError, ProtobufEncodeError, UnsupportedProtobufType } from './errors.js';
 export { groupStem, isProtobufSupported, protobufTypeFor } from './registry.js';
 export { canStreamProtobufList, protobufListPieces, type ProtobufListSource } from './list.js';
+export { type GoZeroFields, goZeroFieldsFor } from './go-zero-fields.js';

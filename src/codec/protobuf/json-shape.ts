@@ -34,11 +34,15 @@ interface FieldPlan {
   /** JSON for a non-pointer field that is absent (or zero): '' / 0 / false / {} / null. */
   zeroJson: () => unknown;
   isZero: (v: unknown) => boolean;
+  /** Adds what Go always writes to one JSON element of an ordinary message type; absent for scalars and json-specials. */
+  fill?: (v: Msg) => void;
 }
 
 interface TypePlan {
   type: protobuf.Type;
   fields: FieldPlan[];
+  /** The fields a fill may touch (written when absent, or holding messages), picked on first fill. */
+  fillable?: FieldPlan[];
 }
 
 const INT64_TYPES = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
@@ -79,7 +83,7 @@ function compileField(field: protobuf.Field): FieldPlan {
       };
     }
     const sub = messageConverters(resolved);
-    return { ...names, container, isMessage: true, ...sub, zeroJson: () => sub.toJson({}), isZero: () => false };
+    return { ...names, container, isMessage: true, ...sub, zeroJson: () => sub.toJson({}), isZero: () => false, fill: messageFiller(resolved) };
   }
   return { ...names, container, isMessage: false, ...scalarConverters(field.type) };
 }
@@ -89,6 +93,12 @@ function messageConverters(type: protobuf.Type): { toJson: (v: unknown) => Msg; 
   let sub: TypePlan | undefined;
   const subPlan = (): TypePlan => (sub ??= planFor(type));
   return { toJson: (v) => messageToJson(subPlan(), v as Msg), fromJson: (v) => jsonToMessage(subPlan(), v) };
+}
+
+/** Fills JSON of a message type; its plan is compiled on first use, so recursive types terminate. */
+function messageFiller(type: protobuf.Type): (v: Msg) => void {
+  let sub: TypePlan | undefined;
+  return (v) => fillMessage((sub ??= planFor(type)), v);
 }
 
 /** For special messages that nest ordinary ones (a schema inside a schema-or-bool). */
@@ -182,6 +192,60 @@ function messageToJson(plan: TypePlan, m: Msg): Msg {
   return out;
 }
 
+/**
+ * Adds to a JSON object, in place, the fields Go's encoder writes although they are absent: a
+ * value struct as its zero JSON (`{}`, a zero Time as null, recursively with its own such
+ * fields), a field without omitempty as its zero value (nil slices and maps as null), and the
+ * same inside every present struct, list item and map value. Nothing is removed or reordered;
+ * added keys go last.
+ */
+function fillMessage(plan: TypePlan, json: Msg): void {
+  // Most fields are omitempty scalars, which a fill never touches: skipping them halves its cost.
+  plan.fillable ??= plan.fields.filter((f) => f.fill !== undefined || f.shape === 'inline' || absentJson(f, false) !== undefined);
+  for (const f of plan.fillable) {
+    // A Go embedded struct: its fields live in this same JSON object.
+    if (f.shape === 'inline') {
+      f.fill?.(json);
+      continue;
+    }
+    const v = Object.hasOwn(json, f.key) ? json[f.key] : undefined;
+    if (v === undefined || v === null) {
+      const zero = absentJson(f, v === null);
+      if (zero !== undefined) json[f.key] = zero;
+      continue;
+    }
+    const fill = f.fill;
+    if (fill === undefined) continue;
+    if (f.container === 'single') {
+      if (isObject(v)) fill(v);
+    } else if (f.container === 'repeated') {
+      if (Array.isArray(v)) for (const item of v) if (isObject(item)) fill(item);
+    } else if (isObject(v)) {
+      for (const k of Object.keys(v)) {
+        const item = v[k];
+        if (isObject(item)) fill(item);
+      }
+    }
+  }
+}
+
+/** What Go writes for a field that is absent (or null): undefined when it writes nothing (or the null stays). */
+function absentJson(f: FieldPlan, isNull: boolean): unknown {
+  if (f.container !== 'single') {
+    if (f.shape === 'always') return f.container === 'map' ? {} : [];
+    return f.shape === 'nullable' && !isNull ? null : undefined;
+  }
+  if (f.shape === 'pointer') return undefined;
+  if (f.shape === 'nullable') return isNull ? undefined : null;
+  // A value struct is written even with omitempty; a scalar only without it.
+  if (f.isMessage || f.shape === 'always') return f.zeroJson();
+  return undefined;
+}
+
+function isObject(v: unknown): v is Msg {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 /** One map value or list item; Go decodes a JSON null there as the zero value. */
 function elementFromJson(f: FieldPlan, v: unknown): unknown {
   if (v !== null) return f.fromJson(v);
@@ -233,4 +297,13 @@ export function protobufMessageToJson(type: protobuf.Type, message: protobuf.Mes
 /** JSON object -> protobufjs-encodable plain object; throws ProtobufEncodeError on ill-typed values. */
 export function jsonToProtobufMessage(type: protobuf.Type, json: Msg): Msg {
   return jsonToMessage(planFor(type), json);
+}
+
+/**
+ * Adds to a JSON object of the message (in place; returned) every field Go's encoder writes
+ * although absent, as upstream's apiserver writes an object it decoded into its Go type.
+ */
+export function withGoZeroFields(type: protobuf.Type, json: Msg): Msg {
+  fillMessage(planFor(type), json);
+  return json;
 }

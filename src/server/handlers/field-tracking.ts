@@ -68,6 +68,7 @@ export function buildFieldManager(scope: FieldManagerSource): FieldManager {
     kind: scope.info.kind,
     subresource: scope.subresource,
     resetFields: resetFieldsOf(scope, type),
+    goZero: scope.info.goFields?.zero,
     now: () => new Date(),
   });
 }
