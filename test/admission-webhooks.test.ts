@@ -7,18 +7,44 @@
  */
 import assert from 'node:assert/strict';
 import https from 'node:https';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ensureCertificates } from '../src/pki/certificates.js';
-import { request } from './helpers/cluster.js';
+import { eventually, request } from './helpers/cluster.js';
 import { kubectlWorkspace } from './helpers/kubectl.js';
 
 const GROUP = 'admissionregistration.orch.io';
 const MUTATING = `/apis/${GROUP}/v1/mutatingwebhookconfigurations`;
 const VALIDATING = `/apis/${GROUP}/v1/validatingwebhookconfigurations`;
+
+// Configmaps audited at Request level (patch annotations are kept only from there), the rest at Metadata.
+const auditDir = mkdtempSync(join(tmpdir(), 'orch-admission-audit-'));
+const auditPolicy = join(auditDir, 'policy.yaml');
+const auditLog = join(auditDir, 'audit.log');
+writeFileSync(
+  auditPolicy,
+  'apiVersion: audit.orch.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n- level: Request\n  resources: [{group: "", resources: [configmaps]}]\n- level: Metadata\n',
+);
+
+/** The annotations of the ResponseComplete audit event of the create of configmap `name`, once logged. */
+async function createAnnotations(name: string): Promise<Record<string, string>> {
+  let found: { annotations?: Record<string, string> } | undefined;
+  await eventually(async () => {
+    const text = await readFile(auditLog, 'utf8').catch(() => '');
+    found = text
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l))
+      .find((e) => e.verb === 'create' && e.objectRef?.resource === 'configmaps' && e.objectRef?.name === name);
+    return found !== undefined;
+  });
+  assert.ok(found, `no audit event for ${name}`);
+  return found.annotations ?? {};
+}
 
 /** Every review the webhook server received, by path. */
 const received: { path: string; review: any }[] = [];
@@ -37,6 +63,7 @@ function answer(path: string, review: any): Record<string, unknown> | undefined 
         patchType: 'JSONPatch',
         patch: Buffer.from(JSON.stringify(patch)).toString('base64'),
         warnings: ['labelled by the test webhook'],
+        auditAnnotations: { labelled: 'added-by', 'not a key!': 'dropped' },
       };
     }
     case '/deny':
@@ -79,6 +106,7 @@ after(async () => {
   webhook.closeAllConnections();
   webhook.close();
   await rm(dir, { recursive: true, force: true });
+  await rm(auditDir, { recursive: true, force: true });
 });
 
 /** One webhook of a configuration: configmaps writes labelled scenario=<scenario> go to base+path. */
@@ -104,7 +132,13 @@ const configMap = (name: string, labels: Record<string, string>, namespace = 'de
 });
 
 describe('admission webhooks', () => {
-  const ws = kubectlWorkspace({ storageBackend: 'memory' });
+  const ws = kubectlWorkspace({
+    storageBackend: 'memory',
+    audit: {
+      policyFile: auditPolicy,
+      log: { path: auditLog, maxAgeDays: 0, maxBackups: 0, maxSizeMB: 0, format: 'json', mode: 'blocking', bufferSize: 10_000 },
+    },
+  });
   const kubectl = ws.kubectl('1.33');
   const call = (method: string, path: string, body?: unknown) => request(ws.cluster, method, path, body === undefined ? {} : { body: body as object });
 
@@ -164,6 +198,18 @@ describe('admission webhooks', () => {
     assert.deepEqual(sent.review.request.resource, { group: '', version: 'v1', resource: 'configmaps' });
     assert.equal(sent.review.request.namespace, 'default');
     assert.equal(sent.review.request.dryRun, false);
+    // Upstream's audit annotations: the call, its patch (Request level) and the hook's own, under its name.
+    const annotations = await createAnnotations('mutated');
+    assert.equal(
+      annotations['mutation.webhook.admission.orch.io/round_0_index_0'],
+      '{"configuration":"test-mutating","webhook":"add-label.test.orch.io","mutated":true}',
+    );
+    assert.equal(
+      annotations['patch.webhook.admission.orch.io/round_0_index_0'],
+      '{"configuration":"test-mutating","webhook":"add-label.test.orch.io","patch":[{"op":"add","path":"/metadata/labels/added-by","value":"webhook"}],"patchType":"JSONPatch"}',
+    );
+    assert.equal(annotations['add-label.test.orch.io/labelled'], 'added-by');
+    assert.equal(Object.keys(annotations).filter((k) => k.includes('not a key')).length, 0);
   });
 
   it('a webhook by service is called through its ExternalName, verified as <name>.<namespace>.svc', async () => {
@@ -218,6 +264,8 @@ describe('admission webhooks', () => {
     const r = await call('POST', '/api/v1/namespaces/default/configmaps', configMap('silent-ignore', { scenario: 'silent-ignore' }));
     assert.equal(r.status, 201, r.text);
     assert.ok(Date.now() - start < 5000);
+    const annotations = await createAnnotations('silent-ignore');
+    assert.equal(annotations['failed-open.validating.webhook.admission.orch.io/round_0_index_0'], 'silent-ignore.test.orch.io');
   });
 
   it('a dry run calls a NoneOnDryRun hook with dryRun true, and stores nothing', async () => {

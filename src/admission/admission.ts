@@ -20,6 +20,11 @@ export interface AdmissionAttributes {
   dryRun: boolean;
   /** Adds a `Warning` header to the request's response (webhooks' warnings). */
   warn?: (text: string) => void;
+  /**
+   * Adds an annotation to the request's audit event, when it is audited (first value wins);
+   * with `level`, only when the event records at least that level.
+   */
+  annotate?: (key: string, value: string, level?: 'Metadata' | 'Request' | 'RequestResponse') => void;
 }
 
 export interface ValidatingPlugin {

@@ -9,6 +9,7 @@
 import { applyJsonPatchInSlices } from '../../apply/json-patch.js';
 import { deepEqual } from '../../machinery/deep-equal.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
+import { isQualifiedName } from '../../machinery/validation.js';
 import { internalError, StatusError } from '../../machinery/status.js';
 import type { Rec } from '../../machinery/fields.js';
 import type { AdmissionAttributes, MutatingPlugin, ValidatingPlugin } from '../admission.js';
@@ -58,21 +59,36 @@ async function call(hook: Hook, a: AdmissionAttributes, env: WebhookEnvironment,
   } catch (e) {
     throw new CallingWebhookError(hook.name, `received invalid webhook response: ${e instanceof Error ? e.message : String(e)}`);
   }
-  // Upstream passes warnings on whether the hook allowed the request or not.
+  // Upstream passes warnings on whether the hook allowed the request or not, and records the
+  // hook's own audit annotations under `<hook name>/<key>` (keys that are not qualified names are dropped).
   for (const w of answer.warnings) a.warn?.(w);
+  for (const [k, v] of answer.auditAnnotations) {
+    const key = `${hook.name}/${k}`;
+    if (isQualifiedName(key).length === 0) a.annotate?.(key, v);
+  }
   if (!answer.allowed) throw denied(hook.name, answer.status);
   return answer;
 }
 
-/** Runs fn under the hook's failurePolicy: a failed call refuses (Fail) or is passed over (Ignore). */
-async function underPolicy<T>(hook: Hook, fn: () => Promise<T>): Promise<T | undefined> {
+/**
+ * Runs fn under the hook's failurePolicy: a failed call refuses (Fail) or is passed over
+ * (Ignore), leaving upstream's `failed-open.<kind>.webhook.<admission group>/round_R_index_I`
+ * audit annotation with the hook's name.
+ */
+async function underPolicy<T>(hook: Hook, a: AdmissionAttributes, failedOpenKey: string, fn: () => Promise<T>): Promise<T | undefined> {
   try {
     return await fn();
   } catch (e) {
     if (!(e instanceof CallingWebhookError)) throw e;
-    if (hook.failurePolicy === 'Ignore') return undefined;
-    throw failedClosed(e);
+    if (hook.failurePolicy !== 'Ignore') throw failedClosed(e);
+    a.annotate?.(failedOpenKey, hook.name);
+    return undefined;
   }
+}
+
+/** Where in the dispatch a call happened, as upstream's annotation keys name it. */
+function position(round: number, index: number): string {
+  return `round_${round}_index_${index}`;
 }
 
 /** Applies a mutating hook's patch to a.object; true when the object changed. */
@@ -110,19 +126,29 @@ export function mutatingWebhooks(hooks: () => readonly Hook[], env: WebhookEnvir
       // Upstream's reinvocation: an IfNeeded hook that ran before a later change runs once more.
       const calledAt = new Map<string, number>();
       let changes = 0;
-      const round = async (candidates: readonly Hook[]): Promise<void> => {
-        for (const hook of candidates) {
-          if (!(await matches(hook, a, env))) continue;
-          const answer = await underPolicy(hook, () => call(hook, a, env, true));
-          if (answer?.patch !== undefined && (await applyPatch(hook, a, answer.patch))) changes++;
+      const mutation = `mutation.webhook.${env.admissionGroup}/`;
+      const round = async (n: number, call1: (hook: Hook) => boolean): Promise<void> => {
+        for (const [i, hook] of all.entries()) {
+          if (!call1(hook) || !(await matches(hook, a, env))) continue;
+          const at = position(n, i);
+          let mutated = false;
+          const answer = await underPolicy(hook, a, `failed-open.${mutation}${at}`, () => call(hook, a, env, true));
+          if (answer?.patch !== undefined && (await applyPatch(hook, a, answer.patch))) {
+            changes++;
+            mutated = true;
+            // Upstream's patch annotation, kept only by events recorded at Request level or above.
+            const patch = JSON.stringify({ configuration: hook.configuration, webhook: hook.name, patch: JSON.parse(answer.patch), patchType: 'JSONPatch' });
+            a.annotate?.(`patch.webhook.${env.admissionGroup}/${at}`, patch, 'Request');
+          }
+          // Every call is recorded, failed ones as not mutating (upstream's deferred annotation).
+          a.annotate?.(`${mutation}${at}`, JSON.stringify({ configuration: hook.configuration, webhook: hook.name, mutated }));
           // After its own change: only a later hook's change calls it again.
           calledAt.set(hook.uid, changes);
         }
       };
-      await round(all);
+      await round(0, () => true);
       if (changes === 0) return;
-      const again = all.filter((h) => h.reinvocationPolicy === 'IfNeeded' && calledAt.has(h.uid) && (calledAt.get(h.uid) ?? 0) < changes);
-      if (again.length > 0) await round(again);
+      await round(1, (h) => h.reinvocationPolicy === 'IfNeeded' && calledAt.has(h.uid) && (calledAt.get(h.uid) ?? 0) < changes);
     },
   };
 }
@@ -136,7 +162,10 @@ export function validatingWebhooks(hooks: () => readonly Hook[], env: WebhookEnv
       const relevant: Hook[] = [];
       for (const hook of all) if (await matches(hook, a, env)) relevant.push(hook);
       // Upstream calls validating hooks in parallel and answers with the first error in hook order.
-      const results = await Promise.allSettled(relevant.map((hook) => underPolicy(hook, () => call(hook, a, env, false))));
+      const failedOpen = `failed-open.validating.webhook.${env.admissionGroup}/`;
+      const results = await Promise.allSettled(
+        relevant.map((hook, i) => underPolicy(hook, a, `${failedOpen}${position(0, i)}`, () => call(hook, a, env, false))),
+      );
       for (const r of results) if (r.status === 'rejected') throw r.reason;
     },
   };

@@ -25,6 +25,8 @@ export interface ReviewAnswer {
   /** The JSONPatch document's text (base64-decoded), when one was sent. */
   patch?: string;
   warnings: string[];
+  /** response.auditAnnotations: string values under keys that are qualified names, in order. */
+  auditAnnotations: [string, string][];
 }
 
 /** The version of AdmissionReview to send, or undefined when the hook accepts none orch speaks. */
@@ -78,6 +80,12 @@ export function reviewRequest(a: AdmissionAttributes, admissionGroup: string, ve
   return { uid, apiVersion, payload: JSON.stringify({ kind: 'AdmissionReview', apiVersion, request }) };
 }
 
+/** A map[string]string field's entries; anything else contributes nothing (bounded by the answer's size cap). */
+function stringEntries(v: unknown): [string, string][] {
+  if (!isPlainObject(v)) return [];
+  return Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string');
+}
+
 /** Upstream's VerifyAdmissionResponse: the answer, or why it is invalid (an Error). */
 export function reviewAnswer(body: unknown, sent: ReviewRequest, mutating: boolean): ReviewAnswer {
   const review = rec(body);
@@ -91,7 +99,11 @@ export function reviewAnswer(body: unknown, sent: ReviewRequest, mutating: boole
   if (!isPlainObject(review.response)) throw new Error('webhook response was absent');
   const r = review.response;
   if (str(r.uid) !== sent.uid) throw new Error(`expected response.uid="${sent.uid}", got "${str(r.uid)}"`);
-  const answer: ReviewAnswer = { allowed: bool(r.allowed), warnings: list(r.warnings).filter((w): w is string => typeof w === 'string' && w !== '') };
+  const answer: ReviewAnswer = {
+    allowed: bool(r.allowed),
+    warnings: list(r.warnings).filter((w): w is string => typeof w === 'string' && w !== ''),
+    auditAnnotations: stringEntries(r.auditAnnotations),
+  };
   if (isPlainObject(r.status)) answer.status = r.status;
   const patch = str(r.patch);
   const patchType = str(r.patchType);

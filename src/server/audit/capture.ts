@@ -14,8 +14,11 @@ export interface AuditCapture {
   responseObject(value: unknown): void;
   /** The bytes of a response written without a value (objects the cache holds encoded). */
   responseBody(contentType: string, bytes: Buffer): void;
-  /** Adds an annotation to the event (a key keeps its first value). */
-  annotate(key: string, value: string): void;
+  /**
+   * Adds an annotation to the event (a key keeps its first value); with `level`, only when the
+   * event's level is at least that (upstream's AddAnnotationWithLevel).
+   */
+  annotate(key: string, value: string, level?: 'Metadata' | 'Request' | 'RequestResponse'): void;
 }
 
 const captures = new WeakMap<object, AuditCapture>();

@@ -9,7 +9,7 @@ import type { Status } from '../../machinery/status.js';
 import type { AuditBackend } from './backend.js';
 import type { AuditCapture } from './capture.js';
 import { type AuditEvent, eventJson, type ResponseStatus } from './event.js';
-import { levelAtLeast, type RequestAuditConfig, type Stage } from './policy.js';
+import { type Level, levelAtLeast, type RequestAuditConfig, type Stage } from './policy.js';
 
 interface RawBody {
   contentType: string;
@@ -33,8 +33,9 @@ export class AuditRecord implements AuditCapture {
     ev.annotations = this.annotations;
   }
 
-  /** Upstream's AddAuditAnnotation: a key keeps its first value. */
-  annotate(key: string, value: string): void {
+  /** Upstream's AddAuditAnnotation(WithLevel): a key keeps its first value. */
+  annotate(key: string, value: string, level?: Level): void {
+    if (level !== undefined && !levelAtLeast(this.config.level, level)) return;
     if (!this.annotations.has(key)) this.annotations.set(key, value);
   }
 

@@ -97,6 +97,7 @@ function admissionAttributes(
     // The write options already refused any dryRun value but `All`.
     dryRun: r.query.has('dryRun'),
     warn: (text) => addWarning(r.res, text),
+    annotate: (key, value, level) => auditCaptureOf(r.res)?.annotate(key, value, level),
   };
 }
 
