@@ -212,6 +212,13 @@ describe('admission webhooks', () => {
     assert.equal(Object.keys(annotations).filter((k) => k.includes('not a key')).length, 0);
   });
 
+  it('a create in a missing namespace is refused before any mutating webhook is called (NamespaceLifecycle first)', async () => {
+    const r = await call('POST', '/api/v1/namespaces/nowhere/configmaps', configMap('homeless', { scenario: 'mutate' }, 'nowhere'));
+    assert.equal(r.status, 404, r.text);
+    assert.equal(r.json.message, 'namespaces "nowhere" not found');
+    assert.equal(received.filter((x) => x.review.request.name === 'homeless').length, 0);
+  });
+
   it('a webhook by service is called through its ExternalName, verified as <name>.<namespace>.svc', async () => {
     const r = await call('POST', '/api/v1/namespaces/default/configmaps', configMap('via-service', { scenario: 'service' }));
     assert.equal(r.status, 201, r.text);

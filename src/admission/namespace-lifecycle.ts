@@ -1,6 +1,9 @@
 /**
  * NamespaceLifecycle, as upstream: no new content in a missing or terminating namespace,
- * and the system namespaces may not be deleted.
+ * and the system namespaces may not be deleted. Upstream's plugin is a mutating one, first of
+ * its kind, so a create in a missing namespace is refused before any mutating webhook is
+ * called; it runs again with the validating plugins, which is where deletes (and writes that
+ * take no mutating pass) meet it.
  */
 import type { Registry } from '../registry/registry.js';
 import { forbidden, notFound, StatusError } from '../machinery/status.js';
@@ -9,44 +12,42 @@ import type { ReadPlan } from '../registry/read-options.js';
 
 const LATEST: ReadPlan = { kind: 'latest' };
 const ANY: ReadPlan = { kind: 'any' };
-import type { ValidatingPlugin } from './admission.js';
+import type { AdmissionAttributes, MutatingPlugin, ValidatingPlugin } from './admission.js';
 
 /** The plugin over the registry's namespaces. */
-export function namespaceLifecycle(registry: Registry): ValidatingPlugin {
+export function namespaceLifecycle(registry: Registry): ValidatingPlugin & MutatingPlugin {
   const namespaces = registry.byResource('', 'namespaces');
   if (!namespaces) throw new Error('namespaces are not served');
   const brand = registry.brand;
   const immortal = new Set(['default', brand.systemNamespace, brand.publicNamespace]);
-  return {
-    name: 'NamespaceLifecycle',
-    async validate(a) {
-      const isNamespace = a.resource.group === '' && a.resource.plural === 'namespaces';
-      if (isNamespace) {
-        if (a.operation === 'DELETE' && immortal.has(a.name)) {
-          throw forbidden({ group: '', resource: 'namespaces' }, a.name, 'this namespace may not be deleted');
-        }
-        return;
+  const check = async (a: AdmissionAttributes): Promise<void> => {
+    const isNamespace = a.resource.group === '' && a.resource.plural === 'namespaces';
+    if (isNamespace) {
+      if (a.operation === 'DELETE' && immortal.has(a.name)) {
+        throw forbidden({ group: '', resource: 'namespaces' }, a.name, 'this namespace may not be deleted');
       }
-      if (a.operation !== 'CREATE' || !a.resource.namespaced) return;
-      // As upstream's lister first: the watch cache answers for a namespace it has (with etcd a
-      // latest read is a round trip per create); only one it lacks is looked up in the store.
-      const ns = await namespaces
-        .readEntry('', a.namespace, ANY)
-        .catch(() => namespaces.readEntry('', a.namespace, LATEST))
-        .catch((err: unknown) => {
-          // Only a namespace that is not there is NotFound; a store that cannot answer (etcd
-          // down) is its own error, as upstream's plugin passes a failed lookup on as internal.
-          if (err instanceof StatusError && err.code !== 404) throw err;
-          throw notFound({ group: '', resource: 'namespaces' }, a.namespace);
-        });
-      // Deletion sets phase Terminating together with deletionTimestamp (registry/finalization.ts).
-      const terminating = ns.fields['status.phase'] === 'Terminating';
-      if (terminating) {
-        const why = `unable to create new content in namespace ${a.namespace} because it is being terminated`;
-        throw forbidden(a.resource.groupResource, metaOf(a.object).name ?? '', why, [
-          { reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace' },
-        ]);
-      }
-    },
+      return;
+    }
+    if (a.operation !== 'CREATE' || !a.resource.namespaced) return;
+    // As upstream's lister first: the watch cache answers for a namespace it has (with etcd a
+    // latest read is a round trip per create); only one it lacks is looked up in the store.
+    const ns = await namespaces
+      .readEntry('', a.namespace, ANY)
+      .catch(() => namespaces.readEntry('', a.namespace, LATEST))
+      .catch((err: unknown) => {
+        // Only a namespace that is not there is NotFound; a store that cannot answer (etcd
+        // down) is its own error, as upstream's plugin passes a failed lookup on as internal.
+        if (err instanceof StatusError && err.code !== 404) throw err;
+        throw notFound({ group: '', resource: 'namespaces' }, a.namespace);
+      });
+    // Deletion sets phase Terminating together with deletionTimestamp (registry/finalization.ts).
+    const terminating = ns.fields['status.phase'] === 'Terminating';
+    if (terminating) {
+      const why = `unable to create new content in namespace ${a.namespace} because it is being terminated`;
+      throw forbidden(a.resource.groupResource, metaOf(a.object).name ?? '', why, [
+        { reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace' },
+      ]);
+    }
   };
+  return { name: 'NamespaceLifecycle', admit: check, validate: check };
 }

@@ -167,9 +167,10 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   // plugins come last of their kind, as in upstream's recommended plugin order.
   const serviceAccount = opts.serviceAccountAdmission === false ? [] : [serviceAccountAdmission(registry)];
   const webhooks = webhookAdmission(registry, brand);
+  const lifecycle = namespaceLifecycle(registry);
   const admission = admissionChain(
-    [namespaceLifecycle(registry), ...(nodeMode ? [nodeRestriction(registry)] : []), priority, webhooks.validating],
-    [...serviceAccount, priority, webhooks.mutating],
+    [lifecycle, ...(nodeMode ? [nodeRestriction(registry)] : []), priority, webhooks.validating],
+    [lifecycle, ...serviceAccount, priority, webhooks.mutating],
   );
 
   const hooks = {
