@@ -150,6 +150,10 @@ describe('admission webhooks', () => {
         configuration('MutatingWebhookConfiguration', 'test-mutating', [
           hook('add-label.test.orch.io', '/add-label', 'mutate'),
           hook('record-dry-run.test.orch.io', '/allow', 'dry-run', { sideEffects: 'NoneOnDryRun' }),
+          hook('equivalent.test.orch.io', '/add-label', 'equivalent', {
+            matchPolicy: 'Equivalent',
+            rules: [{ operations: ['CREATE'], apiGroups: ['autoscaling'], apiVersions: ['v2'], resources: ['horizontalpodautoscalers'] }],
+          }),
           hook('by-service.test.orch.io', '/add-label', 'service', {
             clientConfig: { service: { namespace: 'default', name: 'hook', path: '/add-label', port: Number(new URL(base).port) }, caBundle },
           }),
@@ -217,6 +221,30 @@ describe('admission webhooks', () => {
     assert.equal(r.status, 404, r.text);
     assert.equal(r.json.message, 'namespaces "nowhere" not found');
     assert.equal(received.filter((x) => x.review.request.name === 'homeless').length, 0);
+  });
+
+  it('matchPolicy Equivalent: a v1 write reaches a hook that names v2 as a v2 object, and its patch lands in the v1 object', async () => {
+    const hpa = {
+      apiVersion: 'autoscaling/v1',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'eq', labels: { scenario: 'equivalent' } },
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' }, maxReplicas: 3, targetCPUUtilizationPercentage: 70 },
+    };
+    const r = await call('POST', '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers', hpa);
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.json.apiVersion, 'autoscaling/v1');
+    assert.equal(r.json.metadata.labels['added-by'], 'webhook');
+    assert.equal(r.json.spec.targetCPUUtilizationPercentage, 70);
+    const sent = received.find((x) => x.path === '/add-label' && x.review.request.name === 'eq');
+    assert.ok(sent);
+    assert.deepEqual(sent.review.request.kind, { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' });
+    assert.deepEqual(sent.review.request.resource, { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' });
+    assert.deepEqual(sent.review.request.requestKind, { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler' });
+    assert.deepEqual(sent.review.request.requestResource, { group: 'autoscaling', version: 'v1', resource: 'horizontalpodautoscalers' });
+    assert.equal(sent.review.request.object.apiVersion, 'autoscaling/v2');
+    assert.deepEqual(sent.review.request.object.spec.metrics, [
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } },
+    ]);
   });
 
   it('a webhook by service is called through its ExternalName, verified as <name>.<namespace>.svc', async () => {

@@ -10,6 +10,8 @@ import type { Obj } from '../machinery/object.js';
 export interface AdmissionAttributes {
   operation: 'CREATE' | 'UPDATE' | 'DELETE';
   resource: ResourceInfo;
+  /** The resource as requested, when admission sees it at another version (a webhook matched as Equivalent). */
+  requested?: ResourceInfo;
   namespace: string;
   name: string;
   subresource: string;

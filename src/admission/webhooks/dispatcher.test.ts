@@ -12,7 +12,7 @@ import type { AdmissionAttributes } from '../admission.js';
 import type { CallResult, WebhookCaller, WebhookTarget } from './caller.js';
 import { mutatingWebhooks, type WebhookEnvironment } from './dispatcher.js';
 import type { Hook, HookRule } from './hook.js';
-import { rulesMatch } from './match.js';
+import { matchedVersion } from './match.js';
 
 const pods = { group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true } as ResourceInfo;
 const deployments = { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true } as ResourceInfo;
@@ -68,29 +68,36 @@ function env(answer: (path: string, review: any) => Record<string, unknown>): { 
   } as unknown as WebhookCaller;
   return {
     calls,
-    env: { caller, admissionGroup: 'admission.orch.io', served: () => ['v1', 'v1beta1'], namespaceLabels: async () => ({}), lookup: async () => undefined },
+    env: {
+      caller,
+      admissionGroup: 'admission.orch.io',
+      served: () => ['v1', 'v1beta1'],
+      resourceAt: () => undefined,
+      namespaceLabels: async () => ({}),
+      lookup: async () => undefined,
+    },
   };
 }
 
 test('rules: `*` is every resource without subresource; `*/status` and `pods/*` reach subresources; scope', () => {
   const served = () => ['v1'];
   const status = attributes({ subresource: 'status' });
-  assert.equal(rulesMatch(hook('a'), status, served), false);
-  assert.equal(rulesMatch(hook('a', {}, { resources: ['*/status'] }), status, served), true);
-  assert.equal(rulesMatch(hook('a', {}, { resources: ['pods/*'] }), status, served), true);
-  assert.equal(rulesMatch(hook('a', {}, { resources: ['pods/*'] }), attributes(), served), false);
-  assert.equal(rulesMatch(hook('a', {}, { resources: ['*/*'] }), status, served), true);
-  assert.equal(rulesMatch(hook('a', {}, { scope: 'Cluster' }), attributes(), served), false);
-  assert.equal(rulesMatch(hook('a', {}, { scope: 'Namespaced' }), attributes(), served), true);
-  assert.equal(rulesMatch(hook('a', {}, { operations: ['UPDATE'] }), attributes(), served), false);
-  assert.equal(rulesMatch(hook('a', {}, { apiGroups: ['apps'] }), attributes({ resource: deployments }), served), true);
+  assert.equal(matchedVersion(hook('a'), status, served), undefined);
+  assert.notEqual(matchedVersion(hook('a', {}, { resources: ['*/status'] }), status, served), undefined);
+  assert.notEqual(matchedVersion(hook('a', {}, { resources: ['pods/*'] }), status, served), undefined);
+  assert.equal(matchedVersion(hook('a', {}, { resources: ['pods/*'] }), attributes(), served), undefined);
+  assert.notEqual(matchedVersion(hook('a', {}, { resources: ['*/*'] }), status, served), undefined);
+  assert.equal(matchedVersion(hook('a', {}, { scope: 'Cluster' }), attributes(), served), undefined);
+  assert.notEqual(matchedVersion(hook('a', {}, { scope: 'Namespaced' }), attributes(), served), undefined);
+  assert.equal(matchedVersion(hook('a', {}, { operations: ['UPDATE'] }), attributes(), served), undefined);
+  assert.notEqual(matchedVersion(hook('a', {}, { apiGroups: ['apps'] }), attributes({ resource: deployments }), served), undefined);
 });
 
 test('matchPolicy: Exact needs the request version; Equivalent accepts another served version', () => {
   const served = () => ['v1', 'v1beta1'];
   const rule = { apiVersions: ['v1beta1'] };
-  assert.equal(rulesMatch(hook('a', { matchPolicy: 'Exact' }, rule), attributes(), served), false);
-  assert.equal(rulesMatch(hook('a', { matchPolicy: 'Equivalent' }, rule), attributes(), served), true);
+  assert.equal(matchedVersion(hook('a', { matchPolicy: 'Exact' }, rule), attributes(), served), undefined);
+  assert.equal(matchedVersion(hook('a', { matchPolicy: 'Equivalent' }, rule), attributes(), served), 'v1beta1');
 });
 
 test('a dry run refuses a matching hook with side effects (Unknown, Some) with upstream text, before any call', async () => {

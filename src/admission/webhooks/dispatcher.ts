@@ -16,7 +16,9 @@ import type { AdmissionAttributes, MutatingPlugin, ValidatingPlugin } from '../a
 import type { WebhookCaller } from './caller.js';
 import { CallingWebhookError, denied, dryRunUnsupported, failedClosed } from './errors.js';
 import type { Hook } from './hook.js';
-import { namespaceMatches, type NamespaceLabels, objectMatches, rulesMatch, type ServedVersions } from './match.js';
+import { matchedVersion, namespaceMatches, type NamespaceLabels, objectMatches, type ServedVersions } from './match.js';
+import type { Brand } from '../../machinery/brand.js';
+import type { ResourceInfo } from '../../registry/resource-info.js';
 import { reviewAnswer, reviewRequest, reviewVersion, type ReviewAnswer } from './review.js';
 import { type CoreLookup, resolveTarget } from './target.js';
 
@@ -25,6 +27,8 @@ export interface WebhookEnvironment {
   /** `admission.orch.io` (or `admission.k8s.io` under --kubernetes-compat). */
   admissionGroup: string;
   served: ServedVersions;
+  /** The registration of a resource at a version (for a hook matched through another version). */
+  resourceAt: (group: string, plural: string, version: string) => ResourceInfo | undefined;
   namespaceLabels: NamespaceLabels;
   lookup: CoreLookup;
 }
@@ -32,11 +36,41 @@ export interface WebhookEnvironment {
 /** Side effects a hook may have and still be called on a dry run. */
 const DRY_RUN_SAFE = new Set(['None', 'NoneOnDryRun']);
 
-async function matches(hook: Hook, a: AdmissionAttributes, env: WebhookEnvironment): Promise<boolean> {
-  if (!rulesMatch(hook, a, env.served)) return false;
+/**
+ * What a matching hook is sent: the request itself, or (matchPolicy Equivalent, matched at
+ * another version) the request at that version, its objects converted as upstream converts the
+ * versioned attributes; `back` turns the hook's version of the object into the request's.
+ * Undefined when the hook does not match.
+ */
+interface HookView {
+  a: AdmissionAttributes;
+  back?: (obj: Obj) => Obj;
+}
+
+async function matches(hook: Hook, a: AdmissionAttributes, env: WebhookEnvironment): Promise<HookView | undefined> {
+  const version = matchedVersion(hook, a, env.served);
+  if (version === undefined) return undefined;
   // Upstream answers a selector it cannot compile with an internal error, whatever the failurePolicy.
   if (hook.selectorError !== undefined) throw internalError(new Error(hook.selectorError));
-  return (await namespaceMatches(hook, a, env.namespaceLabels)) && objectMatches(hook, a);
+  if (!((await namespaceMatches(hook, a, env.namespaceLabels)) && objectMatches(hook, a))) return undefined;
+  // A subresource answering in a kind of its own (a Scale, an Eviction) is sent as it is.
+  const ownKind = a.operation !== 'DELETE' && typeof a.object.kind === 'string' && a.object.kind !== a.resource.kind;
+  if (version === a.resource.version || ownKind) return { a };
+  const at = env.resourceAt(a.resource.group, a.resource.plural, version);
+  if (at === undefined) return undefined;
+  const to = (obj: Obj) => convertVersion(obj, a.resource, at, a.ctx.brand);
+  const view: AdmissionAttributes = { ...a, resource: at, requested: a.resource, object: to(a.object), oldObject: a.oldObject && to(a.oldObject) };
+  return { a: view, back: (obj) => convertVersion(obj, at, a.resource, a.ctx.brand) };
+}
+
+/** obj (served at from's version) at to's version: through the storage version, as every served version converts. */
+function convertVersion(obj: Obj, from: ResourceInfo, to: ResourceInfo, brand: Brand): Obj {
+  const copy = structuredClone(obj);
+  const stored = from.conversion ? from.conversion.toStorage(copy, brand) : copy;
+  const out = to.conversion ? to.conversion.fromStorage(stored, brand) : stored;
+  out.apiVersion = to.apiVersion;
+  out.kind = to.kind;
+  return out;
 }
 
 /** One call: the answer, or a CallingWebhookError; a dry run refused before any call. */
@@ -91,8 +125,11 @@ function position(round: number, index: number): string {
   return `round_${round}_index_${index}`;
 }
 
-/** Applies a mutating hook's patch to a.object; true when the object changed. */
-async function applyPatch(hook: Hook, a: AdmissionAttributes, patchText: string): Promise<boolean> {
+/**
+ * Applies a mutating hook's patch to the object it was sent (view) and puts the result, in the
+ * request's version, into a.object; true when the object changed.
+ */
+async function applyPatch(hook: Hook, a: AdmissionAttributes, patchText: string, view: HookView): Promise<boolean> {
   let patch: unknown;
   try {
     patch = JSON.parse(patchText);
@@ -104,11 +141,12 @@ async function applyPatch(hook: Hook, a: AdmissionAttributes, patchText: string)
     throw internalError(new Error(`admission webhook "${hook.name}" attempted to modify the object, which is not supported for this operation`));
   let patched: unknown;
   try {
-    patched = await applyJsonPatchInSlices(a.object, patch);
+    patched = await applyJsonPatchInSlices(view.a.object, patch);
   } catch (e) {
     throw internalError(e instanceof StatusError ? new Error(e.message) : e);
   }
   if (!isPlainObject(patched)) throw internalError(new Error('the patched object is not a JSON object'));
+  if (view.back) patched = view.back(patched as Obj);
   if (deepEqual(patched, a.object)) return false;
   // The registry holds a.object: change it in place.
   const target = a.object as Rec;
@@ -129,11 +167,13 @@ export function mutatingWebhooks(hooks: () => readonly Hook[], env: WebhookEnvir
       const mutation = `mutation.webhook.${env.admissionGroup}/`;
       const round = async (n: number, call1: (hook: Hook) => boolean): Promise<void> => {
         for (const [i, hook] of all.entries()) {
-          if (!call1(hook) || !(await matches(hook, a, env))) continue;
+          if (!call1(hook)) continue;
+          const view = await matches(hook, a, env);
+          if (view === undefined) continue;
           const at = position(n, i);
           let mutated = false;
-          const answer = await underPolicy(hook, a, `failed-open.${mutation}${at}`, () => call(hook, a, env, true));
-          if (answer?.patch !== undefined && (await applyPatch(hook, a, answer.patch))) {
+          const answer = await underPolicy(hook, a, `failed-open.${mutation}${at}`, () => call(hook, view.a, env, true));
+          if (answer?.patch !== undefined && (await applyPatch(hook, a, answer.patch, view))) {
             changes++;
             mutated = true;
             // Upstream's patch annotation, kept only by events recorded at Request level or above.
@@ -159,12 +199,15 @@ export function validatingWebhooks(hooks: () => readonly Hook[], env: WebhookEnv
     async validate(a) {
       const all = hooks();
       if (all.length === 0) return;
-      const relevant: Hook[] = [];
-      for (const hook of all) if (await matches(hook, a, env)) relevant.push(hook);
+      const relevant: [Hook, AdmissionAttributes][] = [];
+      for (const hook of all) {
+        const view = await matches(hook, a, env);
+        if (view !== undefined) relevant.push([hook, view.a]);
+      }
       // Upstream calls validating hooks in parallel and answers with the first error in hook order.
       const failedOpen = `failed-open.validating.webhook.${env.admissionGroup}/`;
       const results = await Promise.allSettled(
-        relevant.map((hook, i) => underPolicy(hook, a, `${failedOpen}${position(0, i)}`, () => call(hook, a, env, false))),
+        relevant.map(([hook, seen], i) => underPolicy(hook, a, `${failedOpen}${position(0, i)}`, () => call(hook, seen, env, false))),
       );
       for (const r of results) if (r.status === 'rejected') throw r.reason;
     },

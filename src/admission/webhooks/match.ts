@@ -33,17 +33,25 @@ function scopeMatches(rule: HookRule, a: AdmissionAttributes): boolean {
 /** The versions at which a hook may see a request's resource (Equivalent: every served version). */
 export type ServedVersions = (group: string, resource: string) => readonly string[];
 
-export function rulesMatch(hook: Hook, a: AdmissionAttributes, served: ServedVersions): boolean {
+/**
+ * The version at which the hook sees the request, or undefined when no rule matches: the
+ * request's own version when a rule names it, else (matchPolicy Equivalent) the first other
+ * served version a rule names, as upstream's ShouldCallHook tries the equivalent resources.
+ */
+export function matchedVersion(hook: Hook, a: AdmissionAttributes, served: ServedVersions): string | undefined {
   const { group, version, plural } = a.resource;
-  const versions = hook.matchPolicy === 'Equivalent' ? served(group, plural) : [version];
-  return hook.rules.some(
-    (rule) =>
-      has(rule.operations, a.operation) &&
-      has(rule.apiGroups, group) &&
-      (has(rule.apiVersions, version) || versions.some((v) => has(rule.apiVersions, v))) &&
-      resourceMatches(rule, plural, a.subresource) &&
-      scopeMatches(rule, a),
-  );
+  const rulesAt = (v: string) =>
+    hook.rules.some(
+      (rule) =>
+        has(rule.operations, a.operation) &&
+        has(rule.apiGroups, group) &&
+        has(rule.apiVersions, v) &&
+        resourceMatches(rule, plural, a.subresource) &&
+        scopeMatches(rule, a),
+    );
+  if (rulesAt(version)) return version;
+  if (hook.matchPolicy !== 'Equivalent') return undefined;
+  return served(group, plural).find((v) => v !== version && rulesAt(v));
 }
 
 /** Labels of the namespace a request is in; undefined when there is no such namespace. */

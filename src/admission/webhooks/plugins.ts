@@ -38,6 +38,7 @@ export function webhookAdmission(registry: Registry, brand: Brand): WebhookAdmis
     caller,
     admissionGroup: brand.group('admission', true),
     served: (g, resource) => registry.resources.filter((r) => r.group === g && r.plural === resource).map((r) => r.version),
+    resourceAt: (g, resource, version) => registry.resources.find((r) => r.group === g && r.plural === resource && r.version === version),
     namespaceLabels: async (namespace) => (await read('namespaces', '', namespace))?.labels ?? undefined,
     lookup: async (resource, namespace, name) => {
       const entry = await read(resource, namespace, name);

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { isPlainObject } from '../../machinery/object.js';
 import { bool, list, type Rec, rec, str } from '../../machinery/fields.js';
 import type { AdmissionAttributes } from '../admission.js';
+import type { ResourceInfo } from '../../registry/resource-info.js';
 
 const KNOWN_VERSIONS = ['v1', 'v1beta1'];
 
@@ -41,16 +42,20 @@ function kindOf(apiVersion: string, kind: string): { group: string; version: str
   return slash < 0 ? { group: '', version: apiVersion, kind } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind };
 }
 
+/** The kind of the request's object at a resource's version; a subresource may answer in a kind of its own (a Scale, an Eviction): the object says which. */
+function kindSent(a: AdmissionAttributes, at: ResourceInfo): { group: string; version: string; kind: string } {
+  if (a.subresource !== '' && typeof a.object.kind === 'string' && typeof a.object.apiVersion === 'string') return kindOf(a.object.apiVersion, a.object.kind);
+  return { group: at.group, version: at.version, kind: at.kind };
+}
+
 /** The review of one call (each call has its own uid, as upstream's). */
 export function reviewRequest(a: AdmissionAttributes, admissionGroup: string, version: string): ReviewRequest {
   const uid = randomUUID();
-  const { group, version: resourceVersion, kind, plural } = a.resource;
-  // A subresource may answer in a kind of its own (a Scale, an Eviction): the object says which.
-  const gvk =
-    a.subresource !== '' && typeof a.object.kind === 'string' && typeof a.object.apiVersion === 'string'
-      ? kindOf(a.object.apiVersion, a.object.kind)
-      : { group, version: resourceVersion, kind };
-  const gvr = { group, version: resourceVersion, resource: plural };
+  const gvk = kindSent(a, a.resource);
+  const gvr = { group: a.resource.group, version: a.resource.version, resource: a.resource.plural };
+  const requested = a.requested ?? a.resource;
+  const requestGvk = kindSent(a, requested);
+  const requestGvr = { group: requested.group, version: requested.version, resource: requested.plural };
   const user = a.ctx.user;
   const userInfo: Rec = { username: user.name };
   if (user.uid !== undefined && user.uid !== '') userInfo.uid = user.uid;
@@ -63,8 +68,8 @@ export function reviewRequest(a: AdmissionAttributes, admissionGroup: string, ve
     kind: gvk,
     resource: gvr,
     ...(a.subresource !== '' ? { subResource: a.subresource } : {}),
-    requestKind: gvk,
-    requestResource: gvr,
+    requestKind: requestGvk,
+    requestResource: requestGvr,
     ...(a.subresource !== '' ? { requestSubResource: a.subresource } : {}),
     ...(name !== '' ? { name } : {}),
     ...(a.namespace !== '' ? { namespace: a.namespace } : {}),
