@@ -6,6 +6,8 @@
  * - orch CREATE of 1 KiB ConfigMaps over HTTPS from 32 clients (target: 0.8x the raw puts);
  * - orch GET of a 1 KiB ConfigMap from the watch cache (resourceVersion=0) against a trivial
  *   node:https server (target: 0.5x, as on SQLite);
+ * - orch CREATE on SQLite (its own server), for what the etcd path costs the server beyond it;
+ * - orch UPDATE (unconditional PUT) of those ConfigMaps: its etcd calls per write;
  * - watch fan-out across two replicas: 1,000 watchers split over both, 200 writes/s through
  *   the first, timed watchers on the second (target: p99 delivery under 100 ms).
  *
@@ -20,7 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { startEtcd } from '../test/helpers/etcd.js';
-import { configMapBody, printTable, round1, round2, type Server, startServer, stopServer } from './cache-harness.js';
+import { configMapBody, machineCpuSeconds, printTable, round1, round2, type Server, startServer, stopServer } from './cache-harness.js';
 import { boundedRun, cpuSeconds, spawnNode, stopChild, waitForLine, waitQuiet } from './children.js';
 import type { PutResult, PutSpec } from './etcd-put-worker.js';
 import { requestOnce } from './http-client.js';
@@ -34,6 +36,7 @@ const env = (name: string, fallback: number) => Number(process.env[name] ?? fall
 const DURATION_MS = env('BENCH_DURATION_MS', 5000);
 const WARMUP_MS = env('BENCH_WARMUP_MS', 1000);
 const CONCURRENCY = 32;
+const JIT_WARMUP_MS = env('BENCH_JIT_WARMUP_MS', 5000);
 const GET_OBJECTS = 100;
 const FANOUT = {
   watchers: env('BENCH_WATCHERS', 1000),
@@ -46,7 +49,7 @@ const FANOUT = {
 const TARGETS = { create: 0.8, get: 0.5, fanoutP99Ms: 100 };
 const DEADLINE_MS = 240_000;
 /** Which parts run (BENCH_ONLY=raw,create: only those; for profiling one part). */
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'raw,create,sqlite,get,fanout').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'raw,create,sqlite,get,update,fanout').split(','));
 
 const { keepTmp, cleanup } = boundedRun(DEADLINE_MS);
 
@@ -57,6 +60,8 @@ interface Cost {
   clientUs?: number;
   /** gRPC calls etcd served per operation, by method (Txn, Range, Put, ...). */
   etcdCalls: Record<string, number>;
+  /** Cores each used over the run (CPU seconds per second); other: every other process on the machine. */
+  cores: { server?: number; etcd: number; client: number; other: number };
 }
 
 /** etcd's served gRPC calls by method, from its Prometheus metrics. */
@@ -80,13 +85,19 @@ async function measured<T extends { rps: number; clientCpuSeconds?: number }>(
   const etcd0 = cpuSeconds(pids.etcd);
   const server0 = pids.server === undefined ? 0 : cpuSeconds(pids.server);
   const own0 = process.cpuUsage();
+  const machine0 = machineCpuSeconds();
+  const t0 = performance.now();
   const r = await run();
+  const seconds = (performance.now() - t0) / 1000;
+  const machineCpu = machineCpuSeconds() - machine0;
   const etcdCpu = cpuSeconds(pids.etcd) - etcd0;
   const serverCpu = pids.server === undefined ? undefined : cpuSeconds(pids.server) - server0;
   const own = process.cpuUsage(own0);
   const calls1 = await etcdCalls(endpoint);
   const n = Math.max(1, opsOverRun(r));
   const perOp = (s: number) => Math.round((s * 1e6) / n);
+  const clientCpu = r.clientCpuSeconds ?? (own.user + own.system) / 1e6;
+  const core = (s: number) => round2(s / seconds);
   const etcdCallsPerOp: Record<string, number> = {};
   for (const [method, count] of calls1) {
     const d = count - (calls0.get(method) ?? 0);
@@ -98,8 +109,14 @@ async function measured<T extends { rps: number; clientCpuSeconds?: number }>(
       etcdUs: perOp(etcdCpu),
       ...(serverCpu === undefined ? {} : { serverUs: perOp(serverCpu) }),
       // The load generator runs in a worker of this process, which otherwise idles.
-      clientUs: perOp(r.clientCpuSeconds ?? (own.user + own.system) / 1e6),
+      clientUs: perOp(clientCpu),
       etcdCalls: etcdCallsPerOp,
+      cores: {
+        ...(serverCpu === undefined ? {} : { server: core(serverCpu) }),
+        etcd: core(etcdCpu),
+        client: core(clientCpu),
+        other: core(Math.max(0, machineCpu - etcdCpu - (serverCpu ?? 0) - clientCpu)),
+      },
     },
   };
 }
@@ -149,6 +166,16 @@ async function trivialGet(work: string): Promise<LoadResult> {
 
 type Measured<T> = T & { cost: Cost };
 
+/**
+ * Creates for JIT_WARMUP_MS, unmeasured: the create path's code (gRPC and HTTP/2 on etcd) is
+ * still being compiled after the case's own warmup at etcd's lower rate, and a fifth of the
+ * server's CPU then goes to the optimizing compiler (seen with perf), not to creates.
+ */
+async function warmCreates(server: Server): Promise<void> {
+  await runLoad({ ...createSpec(server), body: configMapBody('warm-{n}', 1024), warmupMs: 0, durationMs: JIT_WARMUP_MS });
+  await waitQuiet(server.child);
+}
+
 /** The ConfigMaps bench-0 ... bench-99 the GET case reads, eight at a time. */
 async function precreate(server: Server): Promise<void> {
   for (let i = 0; i < GET_OBJECTS; i += 8) {
@@ -170,7 +197,7 @@ async function createOnSqlite(work: string, endpoint: string, etcdPid: number): 
   await mkdir(dir);
   const server = await startServer(dir);
   try {
-    await waitQuiet(server.child);
+    await warmCreates(server);
     return await measured(endpoint, { etcd: etcdPid, server: server.pid }, () => runLoad(createSpec(server)));
   } finally {
     await stopServer(server);
@@ -205,13 +232,16 @@ async function main(): Promise<void> {
     replicas.push(a);
     let create: Measured<LoadResult> | undefined;
     let get: Measured<LoadResult> | undefined;
-    if (ONLY.has('get')) {
+    if (ONLY.has('get') || ONLY.has('update')) {
       await precreate(a);
     }
     await waitQuiet(a.child);
     const pids = { etcd: etcdPid, server: a.pid };
     if (ONLY.has('create')) {
-      create = await attempt('orch create', () => measured(etcd.endpoint, pids, () => runLoad(createSpec(a))));
+      create = await attempt('orch create', async () => {
+        await warmCreates(a);
+        return measured(etcd.endpoint, pids, () => runLoad(createSpec(a)));
+      });
     }
     if (ONLY.has('get')) {
       await waitQuiet(a.child);
@@ -227,6 +257,22 @@ async function main(): Promise<void> {
     }
     // The same CREATE on SQLite (a server of its own): what the etcd path costs the server beyond it.
     const sqlite = ONLY.has('sqlite') ? await attempt('orch create on sqlite', () => createOnSqlite(work, etcd.endpoint, etcdPid)) : undefined;
+    // Unconditional updates of the GET case's objects (each body differs, so each one writes).
+    const update = ONLY.has('update')
+      ? await attempt('orch update', () =>
+          measured(etcd.endpoint, pids, () =>
+            runLoad(
+              loadSpec(a, {
+                method: 'PUT',
+                path: '/api/v1/namespaces/default/configmaps/bench-{n}',
+                rotate: GET_OBJECTS,
+                body: configMapBody('bench-{n}', 1024, '{seq}-'),
+                expectStatus: 200,
+              }),
+            ),
+          ),
+        )
+      : undefined;
     const trivial = ONLY.has('get') ? await attempt('trivial https', () => trivialGet(work)) : undefined;
     const rawAfter = ONLY.has('raw') ? await attempt('raw puts (after)', raw) : undefined;
 
@@ -252,6 +298,8 @@ async function main(): Promise<void> {
             .map(([m, n]) => `${m} ${n}`)
             .join(', ')
         : '';
+    const cores = (c: Cost | undefined) =>
+      c ? [c.cores.server, c.cores.etcd, c.cores.client, c.cores.other].map((x) => (x === undefined ? '-' : x.toFixed(2))).join('/') : '';
     const row = (name: string, r: (LoadResult | PutResult) & { cost?: Cost }, vs?: number) => [
       name,
       fmt(r.rps),
@@ -261,6 +309,7 @@ async function main(): Promise<void> {
       fmt(r.cost?.serverUs),
       fmt(r.cost?.etcdUs),
       fmt(r.cost?.clientUs),
+      cores(r.cost),
       calls(r.cost),
     ];
     const rows: string[][] = [];
@@ -270,6 +319,7 @@ async function main(): Promise<void> {
     if (sqlite) rows.push(row('orch CREATE on SQLite (for comparison)', sqlite, ratio(sqlite, best)));
     if (trivial) rows.push(row('trivial HTTPS server', trivial));
     if (get) rows.push(row('orch GET 1 KiB ConfigMap (watch cache)', get, getRatio));
+    if (update) rows.push(row('orch UPDATE 1 KiB ConfigMap (PUT)', update, ratio(update, best)));
     console.log(
       `\n${CONCURRENCY} concurrent clients, ${WARMUP_MS} ms warmup + ${DURATION_MS} ms measured; one etcd member, one orch replica in its own process,`,
     );
@@ -278,12 +328,16 @@ async function main(): Promise<void> {
     );
     if (loadBefore > 0.5) console.log(`warning: load average was ${loadBefore.toFixed(2)} at start; figures may be noisy`);
     console.log('');
-    printTable(['case', 'ops/s', 'p50 ms', 'p99 ms', 'ratio', 'server µs/op', 'etcd µs/op', 'client µs/op', 'etcd calls/op'], rows);
+    printTable(
+      ['case', 'ops/s', 'p50 ms', 'p99 ms', 'ratio', 'server µs/op', 'etcd µs/op', 'client µs/op', 'cores server/etcd/client/other', 'etcd calls/op'],
+      rows,
+    );
     if (fanout) {
       console.log(
         `\nwatch fan-out across two replicas: ${fanout.watchers} watchers, ${FANOUT.writesPerSecond} writes/s through the first, ${fanout.timedWatchers} timed on the second:` +
           ` p50 ${round1(fanout.p50Ms)} ms, p99 ${round1(fanout.p99Ms)} ms, max ${round1(fanout.maxMs)} ms, delivered ${round2(fanout.deliveredRatio)},` +
-          ` ${Math.round(fanout.ackedWritesPerSecond)} writes/s acknowledged, write p99 ${round1(fanout.writeP99Ms)} ms`,
+          ` ${Math.round(fanout.ackedWritesPerSecond)} writes/s acknowledged, write p99 ${round1(fanout.writeP99Ms)} ms;` +
+          ` first replica ${round2(fanout.serverCpuLoad)} cores, other processes ${round2(fanout.otherCpuLoad)} cores`,
       );
     }
     const met = {
@@ -299,6 +353,7 @@ async function main(): Promise<void> {
     for (const [name, r] of [
       ['create', create],
       ['get', get],
+      ['update', update],
     ] as const) {
       if (r?.firstError) console.log(`  note: ${name} had unexpected answers, first: ${r.firstError}`);
     }
@@ -308,6 +363,7 @@ async function main(): Promise<void> {
         rawPuts: [rawBefore, rawAfter].map((r) => r && { rps: Math.round(r.rps), p99: round2(r.p99), cost: r.cost }),
         create: create && { rps: Math.round(create.rps), p99: round2(create.p99), errors: create.errors, cost: create.cost, ratio: createRatio },
         createOnSqlite: sqlite && { rps: Math.round(sqlite.rps), p99: round2(sqlite.p99), errors: sqlite.errors, cost: sqlite.cost },
+        update: update && { rps: Math.round(update.rps), p99: round2(update.p99), errors: update.errors, cost: update.cost },
         trivial: trivial && { rps: Math.round(trivial.rps) },
         get: get && { rps: Math.round(get.rps), p99: round2(get.p99), errors: get.errors, cost: get.cost, ratio: getRatio },
         fanout,
