@@ -47,7 +47,7 @@ const FANOUT = {
   durationMs: env('BENCH_FANOUT_DURATION_MS', 10_000),
 };
 const TARGETS = { create: 0.8, get: 0.5, fanoutP99Ms: 100 };
-const DEADLINE_MS = 240_000;
+const DEADLINE_MS = 400_000;
 /** Which parts run (BENCH_ONLY=raw,create: only those; for profiling one part). */
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'raw,create,sqlite,get,update,fanout').split(','));
 
