@@ -25,11 +25,11 @@ export interface Server {
   dataDir: string;
 }
 
-/** Starts orch-server.js on dataDir and waits for its READY line. */
-export async function startServer(dataDir: string, timeoutMs = 60_000): Promise<Server> {
+/** Starts orch-server.js on dataDir (args: orch-server.ts's flags) and waits for its READY line. */
+export async function startServer(dataDir: string, timeoutMs = 60_000, args: string[] = []): Promise<Server> {
   // BENCH_SERVER_FLAGS adds node flags to the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`.
   const extra = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawnNode([...extra, '--expose-gc', join(HERE, 'orch-server.js'), dataDir], ROOT);
+  const child = spawnNode([...extra, '--expose-gc', join(HERE, 'orch-server.js'), dataDir, ...args], ROOT);
   const ready = JSON.parse((await waitForLine(child, (l) => l.startsWith('READY '), timeoutMs)).slice(6));
   const pid = child.proc.pid;
   if (pid === undefined) throw new Error('server child has no pid');

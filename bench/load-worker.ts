@@ -13,9 +13,9 @@ const url = new URL(spec.baseUrl);
 const host = url.hostname.replace(/^\[|\]$/g, '');
 const port = Number(url.port);
 
-const fill = (template: string | undefined, key: number): string | undefined =>
-  template?.includes('{n}') ? template.replaceAll('{n}', String(key)) : template;
-const varies = spec.path.includes('{n}') || (spec.body?.includes('{n}') ?? false);
+const fill = (template: string | undefined, key: number, n = key): string | undefined =>
+  template?.includes('{') ? template.replaceAll('{n}', String(key)).replaceAll('{seq}', String(n)) : template;
+const varies = spec.path.includes('{n}') || (spec.body?.includes('{n}') ?? false) || (spec.body?.includes('{seq}') ?? false);
 const fixedRequest = encodeRequest(spec.method, spec.path, url.host, spec.body, spec.authorization);
 
 let latencies = new Float64Array(1 << 16);
@@ -43,7 +43,7 @@ function rawSender(): { send: Sender; close: () => void } {
   const conn = new RawConnection({ host, port, ...spec.tls });
   const send: Sender = async (n) => {
     const key = spec.rotate ? n % spec.rotate : n;
-    const bytes = varies ? encodeRequest(spec.method, fill(spec.path, key) ?? '', url.host, fill(spec.body, key), spec.authorization) : fixedRequest;
+    const bytes = varies ? encodeRequest(spec.method, fill(spec.path, key) ?? '', url.host, fill(spec.body, key, n), spec.authorization) : fixedRequest;
     try {
       const status = await conn.send(bytes);
       if (status !== spec.expectStatus && firstError === undefined) {
@@ -64,7 +64,7 @@ function httpsSender(agent: Agent): Sender {
   return (n) => {
     const key = spec.rotate ? n % spec.rotate : n;
     const path = fill(spec.path, key) ?? '';
-    const body = fill(spec.body, key);
+    const body = fill(spec.body, key, n);
     const headers: Record<string, string | number> = { accept: 'application/json' };
     if (spec.authorization !== undefined) headers.authorization = spec.authorization;
     if (body !== undefined) {

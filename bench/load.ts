@@ -15,11 +15,11 @@ export interface LoadSpec {
   /** `https://host:port` */
   baseUrl: string;
   tls: TlsMaterial;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   /** Request path; `{n}` becomes the request's sequence number (modulo `rotate` when set). */
   path: string;
   rotate?: number;
-  /** Request body (JSON); `{n}` is replaced like in `path`. */
+  /** Request body (JSON); `{n}` is replaced like in `path`, `{seq}` by the sequence number itself (never rotated). */
   body?: string;
   /** An Authorization header sent with every request (bearer tokens). */
   authorization?: string;

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { bulkCreate, configMapBody, cpuSeconds, machineCpuSeconds, serverMemory, startServer, stopServer } from './cache-harness.js';
+import { bulkCreate, configMapBody, cpuSeconds, machineCpuSeconds, type Server, serverMemory, startServer, stopServer } from './cache-harness.js';
 import { requestOnce } from './http-client.js';
 import { encodeRequest, RawConnection } from './raw-client.js';
 import type { FanoutFinish, FanoutOpen, FanoutWorkerResult, FanoutWorkerSpec } from './watch-fanout-worker.js';
@@ -108,6 +108,23 @@ export async function benchWatchFanout(work: string, opts: FanoutOptions): Promi
   const dataDir = join(work, 'fanout-data');
   await mkdir(dataDir);
   const server = await startServer(dataDir);
+  try {
+    return await fanoutOn([server], opts);
+  } finally {
+    await stopServer(server);
+  }
+}
+
+/**
+ * The fan-out benchmark on running replicas of one cluster: writes go through the first, the
+ * untimed watchers are split evenly over all of them, the timed ones watch the last (with
+ * several replicas: one that learns of the writes only from the shared store). Memory and CPU
+ * figures are the first replica's.
+ */
+export async function fanoutOn(replicas: Server[], opts: FanoutOptions): Promise<FanoutResult> {
+  const server = replicas[0];
+  const watched = replicas[replicas.length - 1];
+  if (!server || !watched) throw new Error('fan-out needs a server');
   const threads: Worker[] = [];
   try {
     await bulkCreate({ baseUrl: server.url, tls: server.tls, namespace: NAMESPACE, prefix: 'pool-', from: 0, count: POOL, concurrency: 8, size: 1024 });
@@ -123,19 +140,24 @@ export async function benchWatchFanout(work: string, opts: FanoutOptions): Promi
     const rssSampler = setInterval(() => {
       serverRssPeakBytes = Math.max(serverRssPeakBytes, rssBytes(server.pid));
     }, 100);
-    const bulk = startWatchThread({ baseUrl: server.url, tls: server.tls, path, sessions: opts.sessions, timed: false });
-    const timed = startWatchThread({ baseUrl: server.url, tls: server.tls, path, sessions: 1, timed: true });
+    const bulks = replicas.map((r) =>
+      startWatchThread({ baseUrl: r.url, tls: r.tls, path, sessions: Math.max(1, Math.round(opts.sessions / replicas.length)), timed: false }),
+    );
+    const timed = startWatchThread({ baseUrl: watched.url, tls: watched.tls, path, sessions: 1, timed: true });
     const nonReaders = opts.nonReaders ?? 0;
     const stuck =
       nonReaders > 0
         ? startWatchThread({ baseUrl: server.url, tls: server.tls, path, sessions: opts.nonReaderSessions ?? 4, timed: false, paused: true })
         : undefined;
-    threads.push(bulk.worker, timed.worker, ...(stuck ? [stuck.worker] : []));
-    await Promise.all([bulk.next(), timed.next(), stuck?.next()]);
+    threads.push(...bulks.map((b) => b.worker), timed.worker, ...(stuck ? [stuck.worker] : []));
+    await Promise.all([...bulks.map((b) => b.next()), timed.next(), stuck?.next()]);
     const bulkCount = opts.watchers - opts.timedWatchers;
     for (let round = 0; round < OPEN_ROUNDS; round++) {
       const share = (n: number) => Math.floor((n * (round + 1)) / OPEN_ROUNDS) - Math.floor((n * round) / OPEN_ROUNDS);
-      await bulk.open(share(bulkCount));
+      for (const [i, bulk] of bulks.entries()) {
+        const split = (n: number) => Math.floor((n * (i + 1)) / bulks.length) - Math.floor((n * i) / bulks.length);
+        await bulk.open(split(share(bulkCount)));
+      }
       await timed.open(share(opts.timedWatchers));
       if (stuck) await stuck.open(share(nonReaders));
     }
@@ -143,7 +165,7 @@ export async function benchWatchFanout(work: string, opts: FanoutOptions): Promi
     const url = new URL(server.url);
     // Enough connections that writes waiting behind a fan-out burst do not hold back the schedule.
     const conns = Array.from({ length: 64 }, () => new RawConnection({ host: url.hostname, port: Number(url.port), ...server.tls }));
-    const writes = await writeLoad(conns, url.host, opts, server.pid, bulk.worker);
+    const writes = await writeLoad(conns, url.host, opts, server.pid, bulks[0]?.worker ?? timed.worker);
     clearInterval(rssSampler);
     serverRssPeakBytes = Math.max(serverRssPeakBytes, rssBytes(server.pid));
     const serverRssEndAfterGcBytes = (await serverMemory(server)).rss;
@@ -157,7 +179,9 @@ export async function benchWatchFanout(work: string, opts: FanoutOptions): Promi
       acks[2 * i + 1] = ack;
     });
     const finish: FanoutFinish = { kind: 'finish', acks, fromMs: writes.fromMs, toMs: writes.toMs };
-    const [b, t, n] = await Promise.all([bulk.finish(finish), timed.finish(finish), stuck?.finish(finish)]);
+    const [t, n, ...bs] = await Promise.all([timed.finish(finish), stuck?.finish(finish), ...bulks.map((b) => b.finish(finish))]);
+    const sum = (f: (r: FanoutWorkerResult) => number) => bs.reduce((a, r) => a + f(r), 0);
+    const b = { watchers: sum((r) => r.watchers), eventsInWindow: sum((r) => r.eventsInWindow), closedEarly: sum((r) => r.closedEarly) };
     const seconds = (writes.toMs - writes.fromMs) / 1000;
     const events = b.eventsInWindow + t.eventsInWindow;
     const ackedInWindow = writes.acks.filter(([, ack]) => ack >= writes.fromMs && ack < writes.toMs).length;
@@ -188,7 +212,6 @@ export async function benchWatchFanout(work: string, opts: FanoutOptions): Promi
     };
   } finally {
     await Promise.all(threads.map((w) => w.terminate()));
-    await stopServer(server);
   }
 }
 

@@ -31,7 +31,7 @@ import { decodeFromStorage, encodeForStorage } from './object-codec.js';
 import { inGoOrder } from '../machinery/object-order.js';
 import { Cacher, type CacherOptions } from '../storage/cacher/cacher.js';
 import type { CacheEntry, ToEntry } from '../storage/cacher/types.js';
-import { entryEncoder } from './cache-entry.js';
+import { entryEncoder, entryObject } from './cache-entry.js';
 import { type ReadPlan, servedByCache } from './read-options.js';
 import { toStatusError } from './storage-errors.js';
 import type { DeleteOptions, RequestContext, UpdateOptions, WriteOptions } from './context.js';
@@ -56,6 +56,16 @@ export interface UpdateResult {
   created: boolean;
 }
 export type DeleteResult = { removed: true; status: Status; obj: Obj } | { removed: false; obj: Obj };
+
+/** The object a read-modify-write attempt decides on, and the revision its write compares against. */
+interface CurrentState {
+  obj: Obj;
+  modRevision: number;
+  /** From the watch cache, not read from the store: it may be behind. */
+  cached: boolean;
+  /** The attempt wrote (the store checked modRevision, so the state was current). */
+  wrote: boolean;
+}
 
 export class GenericStore {
   private readonly metaRules: ObjectMetaRules;
@@ -226,21 +236,81 @@ export class GenericStore {
 
   /**
    * The one retry-on-conflict loop of every read-modify-write (upstream's GuaranteedUpdate):
-   * read the current key-value, let `attempt` decide and write against its modRevision; a write
-   * that lost the race (Conflict) reads again. 404 when the key is absent.
+   * let `attempt` decide on the current object and write against its modRevision; a write that
+   * lost the race (Conflict) runs again on the value the store answered the Conflict with.
+   * 404 when the key is absent.
+   *
+   * On a remote store the first attempt runs on the watch cache's copy, as upstream's cacher
+   * passes it down, so a write is one etcd transaction instead of a read and a transaction.
+   * That copy may be behind: an attempt on it that failed, or that wrote nothing, is checked
+   * against a read of the store and runs again when the store's object is newer.
    */
-  private async retryOnConflict<T>(key: string, name: string, attempt: (kv: KeyValue) => Promise<T>): Promise<T> {
-    for (;;) {
+  private async retryOnConflict<T>(key: string, name: string, attempt: (cur: CurrentState) => Promise<T>): Promise<T> {
+    const read = async (): Promise<CurrentState> => {
       const kv = await this.store.get(key).catch((e) => toStatusError(e, this.info.groupResource, name));
       if (!kv) throw notFound(this.info.groupResource, name);
+      return this.stateOf(kv);
+    };
+    let cur = this.cachedState(key) ?? (await read());
+    for (;;) {
+      let result: T;
       try {
-        return await attempt(kv);
+        result = await attempt(cur);
       } catch (e) {
-        if (e instanceof StoreError && e.code === 'Conflict') continue;
+        if (e instanceof StoreError && e.code === 'Conflict') {
+          cur = e.current ? this.stateOf(e.current) : await read();
+          continue;
+        }
         if (e instanceof StoreError && e.code === 'KeyNotFound') throw notFound(this.info.groupResource, name);
+        if (cur.cached && !(e instanceof StoreError)) {
+          const fresh = await read();
+          if (fresh.modRevision !== cur.modRevision) {
+            cur = fresh;
+            continue;
+          }
+        }
         toStatusError(e, this.info.groupResource, name);
       }
+      if (!cur.cached || cur.wrote) return result;
+      const fresh = await read();
+      if (fresh.modRevision === cur.modRevision) return result;
+      cur = fresh;
     }
+  }
+
+  /** The state a read-modify-write starts from, decoded from a stored key-value. */
+  private stateOf(kv: KeyValue): CurrentState {
+    return { obj: this.decode(kv), modRevision: kv.modRevision, cached: false, wrote: false };
+  }
+
+  /** The watch cache's copy of key as a starting state, on a remote store only (a local store's read costs less than a decode). */
+  private cachedState(key: string): CurrentState | undefined {
+    if (!this.store.remote) return undefined;
+    const entry = this.cacher?.get(key);
+    if (entry === undefined) return undefined;
+    return { obj: this.decodedOrder(entryObject(entry)), modRevision: entry.modRevision, cached: true, wrote: false };
+  }
+
+  /** A served object (parsed from a cache entry) in the key order decode() gives it. */
+  private decodedOrder(obj: Obj): Obj {
+    // Built-in objects decode in Go's order; custom resources keep their stored layout, with
+    // resourceVersion (never stored) added last.
+    if (this.info.def.storagePrefix === undefined) return inGoOrder(obj);
+    const { resourceVersion, ...meta } = metaOf(obj);
+    obj.metadata = { ...meta, resourceVersion };
+    return obj;
+  }
+
+  /** Writes obj over the state it was decided on (Conflict when the key moved since). */
+  private writeOver(key: string, cur: CurrentState, obj: Obj): Promise<number> {
+    cur.wrote = true;
+    return this.write(key, obj, (k, bytes) => this.store.update(k, bytes, cur.modRevision));
+  }
+
+  /** Deletes the key in the state a decision was taken on (Conflict when the key moved since). */
+  private deleteOver(key: string, cur: CurrentState): Promise<number> {
+    cur.wrote = true;
+    return this.store.delete(key, cur.modRevision);
   }
 
   /**
@@ -275,8 +345,8 @@ export class GenericStore {
 
   private updateExisting(ctx: RequestContext, namespace: string, name: string, transform: UpdateTransform, opts: UpdateOptions): Promise<UpdateResult> {
     const key = this.key(namespace, name);
-    return this.retryOnConflict(key, name, async (kv) => {
-      const current = this.decode(kv);
+    return this.retryOnConflict(key, name, async (cur) => {
+      const current = cur.obj;
       const proposed = await transform(structuredClone(current));
       const next = await this.prepareUpdate(ctx, namespace, name, proposed, current, opts);
       await opts.validatingAdmission?.(next, current);
@@ -285,10 +355,10 @@ export class GenericStore {
       const nextMeta = metaOf(next);
       if (nextMeta.deletionTimestamp !== undefined && pendingFinalizers(this.info, next).length === 0) {
         // The last finalizer of a deleting object was removed: the update completes the deletion.
-        await this.store.delete(key, kv.modRevision);
+        await this.deleteOver(key, cur);
         return { obj: next, created: false };
       }
-      const rev = await this.write(key, next, (k, bytes) => this.store.update(k, bytes, kv.modRevision));
+      const rev = await this.writeOver(key, cur, next);
       return { obj: this.served(next, rev), created: false };
     });
   }
@@ -367,8 +437,8 @@ export class GenericStore {
    */
   async delete(ctx: RequestContext, namespace: string, name: string, opts: DeleteOptions): Promise<DeleteResult> {
     const key = this.key(namespace, name);
-    return this.retryOnConflict<DeleteResult>(key, name, async (kv) => {
-      const current = this.decode(kv);
+    return this.retryOnConflict<DeleteResult>(key, name, async (cur) => {
+      const current = cur.obj;
       const meta = metaOf(current);
       checkPreconditions(this.info, name, meta, opts.preconditions);
       await opts.validatingAdmission?.(current, current);
@@ -378,7 +448,7 @@ export class GenericStore {
         if (gcFinalizers === undefined || opts.dryRun) return { removed: false, obj: current };
         const changed = structuredClone(current);
         setFinalizers(metaOf(changed), gcFinalizers);
-        const rev = await this.write(key, changed, (k, bytes) => this.store.update(k, bytes, kv.modRevision));
+        const rev = await this.writeOver(key, cur, changed);
         return { removed: false, obj: this.served(changed, rev) };
       }
       const candidate = structuredClone(current);
@@ -386,12 +456,12 @@ export class GenericStore {
       const marked = prepareForDeletion(this.info, candidate, ctx.now);
       if (marked !== undefined) {
         if (opts.dryRun) return { removed: false, obj: this.served(marked) };
-        const rev = await this.write(key, marked, (k, bytes) => this.store.update(k, bytes, kv.modRevision));
+        const rev = await this.writeOver(key, cur, marked);
         return { removed: false, obj: this.served(marked, rev) };
       }
       const status = successStatus({ name, ...(this.info.group === '' ? {} : { group: this.info.group }), kind: this.info.plural, uid: meta.uid });
       if (opts.dryRun) return { removed: true, status, obj: current };
-      await this.store.delete(key, kv.modRevision);
+      await this.deleteOver(key, cur);
       return { removed: true, status, obj: current };
     });
   }

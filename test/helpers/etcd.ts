@@ -21,6 +21,8 @@ export interface EtcdProcess {
   restart(): Promise<void>;
   /** Stops the member and removes its data dir. */
   destroy(): Promise<void>;
+  /** The running member's process id (for its CPU in /proc), undefined while stopped. */
+  pid(): number | undefined;
 }
 
 export interface EtcdProcessOptions {
@@ -139,7 +141,7 @@ function member(endpoint: string, args: string[], tls?: EtcdProcessOptions['tls'
     clearTimeout(timer);
   };
 
-  return { endpoint, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL'), restart: launch };
+  return { endpoint, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL'), restart: launch, pid: () => child?.pid };
 }
 
 /** True once etcd answers /health with ok. */
