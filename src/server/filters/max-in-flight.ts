@@ -72,7 +72,8 @@ export function withMaxInFlight(limits: InFlightLimits, counts = new InFlightCou
   };
 }
 
-function tooManyRequests(res: Response): void {
+/** Upstream's 429 of the in-flight limits and of API Priority and Fairness (http.Error with Retry-After: 1). */
+export function tooManyRequests(res: Response): void {
   res.writeHead(429, {
     'retry-after': RETRY_AFTER_SECONDS,
     'content-type': 'text/plain; charset=utf-8',

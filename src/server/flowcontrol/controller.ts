@@ -1,0 +1,243 @@
+/**
+ * The APF configuration controller (upstream's apf_controller, the `priority-and-fairness-config-
+ * consumer`): follows FlowSchemas and PriorityLevelConfigurations through the server's own watch
+ * caches and, after each change, rebuilds the digested configuration the filter reads: the
+ * schemas compiled and sorted, each level's seats and queues (a level's QueueSet survives a
+ * reconfiguration, so waiting requests keep their place). FlowSchemas naming a missing level are
+ * ignored for matching and get the `Dangling` status condition, as upstream sets it. Missing
+ * mandatory objects are imagined from the bootstrap configuration until the producer restores them.
+ */
+import { isPlainObject, metaOf, type Obj, rfc3339 } from '../../machinery/object.js';
+import { StatusError } from '../../machinery/status.js';
+import type { UserInfo } from '../../machinery/user.js';
+import { systemContext } from '../../registry/bootstrap.js';
+import { entryObject } from '../../registry/cache-entry.js';
+import type { GenericStore } from '../../registry/generic-store.js';
+import type { Registry } from '../../registry/registry.js';
+import type { RequestInfo } from '../request-info.js';
+import { bootstrapConfiguration, CATCH_ALL, EXEMPT } from './bootstrap-objects.js';
+import { byPrecedence, type CompiledFlowSchema, compileFlowSchema } from './classifier.js';
+import { type FlowControlMetrics, type FlowMetrics, flowMetrics } from './metrics.js';
+import { concurrencyLimits, type PriorityLevelSpec, priorityLevelSpec } from './priority-levels.js';
+import { QueueSet } from './queue-set.js';
+
+/** A priority level as the filter uses it. */
+export interface PriorityLevel {
+  readonly spec: PriorityLevelSpec;
+  /** Absent for exempt levels: they never wait. */
+  readonly queueSet: QueueSet | undefined;
+}
+
+/** A request's classification: the schema, its level, and the metrics children of the pair. */
+export interface Classification {
+  flowSchema: CompiledFlowSchema;
+  priorityLevel: PriorityLevel;
+  metrics: FlowMetrics | undefined;
+}
+
+export interface FlowControlOptions {
+  /** --max-requests-inflight + --max-mutating-requests-inflight (upstream's server concurrency limit). */
+  serverConcurrencyLimit: number;
+  /** How long a request may wait in a queue (upstream: a quarter of --request-timeout). */
+  requestWaitLimitMs: number;
+  metrics?: FlowControlMetrics;
+  now?: () => number;
+}
+
+interface Digest {
+  schemas: CompiledFlowSchema[];
+  levels: Map<string, PriorityLevel>;
+  catchAll: { flowSchema: CompiledFlowSchema; priorityLevel: PriorityLevel };
+}
+
+/** Upstream's Dangling condition for a schema whose level exists (false) or not (true). */
+function danglingCondition(level: string, dangling: boolean): { status: string; reason: string; message: string } {
+  return dangling
+    ? {
+        status: 'True',
+        reason: 'NotFound',
+        message: `This FlowSchema references the PriorityLevelConfiguration object named "${level}" but there is no such object`,
+      }
+    : { status: 'False', reason: 'Found', message: `This FlowSchema references the PriorityLevelConfiguration object named "${level}" and it exists` };
+}
+
+export class FlowControl {
+  readonly requestWaitLimitMs: number;
+  private digest: Digest;
+  private readonly now: () => number;
+  private readonly levelStates = new Map<string, PriorityLevel>();
+  private readonly pairMetrics = new Map<string, FlowMetrics>();
+  private readonly mandatory: { exemptLevel: Obj; catchAllLevel: Obj; exemptSchema: Obj; catchAllSchema: Obj };
+  private unlisten: (() => void)[] = [];
+  private rebuildScheduled = false;
+  private statusWrites: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly opts: FlowControlOptions,
+  ) {
+    this.now = opts.now ?? (() => performance.now());
+    this.requestWaitLimitMs = opts.requestWaitLimitMs;
+    const boot = bootstrapConfiguration(registry.brand);
+    const named = (objs: Obj[], name: string) => objs.find((o) => metaOf(o).name === name) as Obj;
+    this.mandatory = {
+      exemptLevel: named(boot.mandatoryPriorityLevels, EXEMPT),
+      catchAllLevel: named(boot.mandatoryPriorityLevels, CATCH_ALL),
+      exemptSchema: named(boot.mandatoryFlowSchemas, EXEMPT),
+      catchAllSchema: named(boot.mandatoryFlowSchemas, CATCH_ALL),
+    };
+    this.digest = this.build([], []);
+  }
+
+  private store(resource: string): GenericStore {
+    const store = this.registry.byResource(this.registry.brand.group('flowcontrol.apiserver', true), resource);
+    if (!store?.cache) throw new Error(`${resource} are not served with a watch cache`);
+    return store;
+  }
+
+  /** Follows both caches and digests what they hold now (upstream's config-consumer hook is done when this returns). */
+  start(): void {
+    for (const resource of ['flowschemas', 'prioritylevelconfigurations']) {
+      const cache = this.store(resource).cache;
+      if (!cache) continue;
+      this.unlisten.push(
+        cache.listen(() => {
+          this.scheduleRebuild();
+          return true;
+        }),
+      );
+    }
+    this.rebuild();
+  }
+
+  stop(): void {
+    for (const u of this.unlisten) u();
+    this.unlisten = [];
+  }
+
+  /** Resolves once the status writes started so far are done (for tests). */
+  settled(): Promise<void> {
+    return this.statusWrites;
+  }
+
+  /** Several events in one turn (a bootstrap round) make one rebuild. */
+  private scheduleRebuild(): void {
+    if (this.rebuildScheduled) return;
+    this.rebuildScheduled = true;
+    setImmediate(() => {
+      this.rebuildScheduled = false;
+      this.rebuild();
+    });
+  }
+
+  private rebuild(): void {
+    const list = (resource: string) => (this.store(resource).cache?.list() ?? []).map((e) => entryObject(e));
+    const schemas = list('flowschemas');
+    this.digest = this.build(schemas, list('prioritylevelconfigurations'));
+    this.updateDangling(schemas);
+  }
+
+  private build(schemaObjs: Obj[], levelObjs: Obj[]): Digest {
+    const specs = levelObjs.map(priorityLevelSpec);
+    // Upstream imagines missing mandatory levels so classification always has somewhere to go.
+    for (const [name, obj] of [
+      [EXEMPT, this.mandatory.exemptLevel],
+      [CATCH_ALL, this.mandatory.catchAllLevel],
+    ] as const) {
+      if (!specs.some((s) => s.name === name)) specs.push(priorityLevelSpec(obj));
+    }
+    const limits = concurrencyLimits(specs, this.opts.serverConcurrencyLimit);
+    const levels = new Map<string, PriorityLevel>();
+    for (const spec of specs) levels.set(spec.name, this.levelState(spec, limits.get(spec.name) ?? 0));
+    for (const name of this.levelStates.keys()) if (!levels.has(name)) this.levelStates.delete(name);
+
+    const compiled = schemaObjs.map(compileFlowSchema);
+    if (!compiled.some((s) => s.name === EXEMPT)) compiled.push(compileFlowSchema(this.mandatory.exemptSchema));
+    const catchAllSchema = compiled.find((s) => s.name === CATCH_ALL) ?? compileFlowSchema(this.mandatory.catchAllSchema);
+    if (!compiled.includes(catchAllSchema)) compiled.push(catchAllSchema);
+    const schemas = compiled.filter((s) => levels.has(s.priorityLevel)).sort(byPrecedence);
+    const catchAllLevel = levels.get(CATCH_ALL) as PriorityLevel;
+    return { schemas, levels, catchAll: { flowSchema: catchAllSchema, priorityLevel: catchAllLevel } };
+  }
+
+  /** The level's state, kept across reconfigurations (its QueueSet reconfigured in place). */
+  private levelState(spec: PriorityLevelSpec, limit: number): PriorityLevel {
+    const old = this.levelStates.get(spec.name);
+    const config = { concurrencyLimit: limit, queues: spec.queues, handSize: spec.handSize, queueLengthLimit: spec.queueLengthLimit };
+    let queueSet = spec.exempt ? undefined : old?.queueSet;
+    if (queueSet) queueSet.reconfigure(config);
+    else if (!spec.exempt) queueSet = new QueueSet(config, this.now);
+    const state: PriorityLevel = { spec, queueSet };
+    this.levelStates.set(spec.name, state);
+    if (!spec.exempt) this.opts.metrics?.concurrencyLimit.set([spec.name], limit);
+    return state;
+  }
+
+  /** The first schema, in precedence order, matching the request; the catch-all when none does. */
+  classify(user: UserInfo, info: RequestInfo): Classification {
+    const d = this.digest;
+    for (const fs of d.schemas) {
+      if (fs.matches(user, info)) return this.classification(fs, d.levels.get(fs.priorityLevel) as PriorityLevel);
+    }
+    return this.classification(d.catchAll.flowSchema, d.catchAll.priorityLevel);
+  }
+
+  private classification(flowSchema: CompiledFlowSchema, priorityLevel: PriorityLevel): Classification {
+    const m = this.opts.metrics;
+    if (!m) return { flowSchema, priorityLevel, metrics: undefined };
+    const key = `${priorityLevel.spec.name}\0${flowSchema.name}`;
+    let metrics = this.pairMetrics.get(key);
+    if (!metrics) {
+      metrics = flowMetrics(m, priorityLevel.spec.name, flowSchema.name);
+      this.pairMetrics.set(key, metrics);
+    }
+    return { flowSchema, priorityLevel, metrics };
+  }
+
+  /** Writes the Dangling condition of each stored schema whose condition is not already what it should be. */
+  private updateDangling(schemas: Obj[]): void {
+    const levels = this.digest.levels;
+    for (const fs of schemas) {
+      const meta = metaOf(fs);
+      const level = String((isPlainObject(fs.spec) && isPlainObject(fs.spec.priorityLevelConfiguration) ? fs.spec.priorityLevelConfiguration.name : '') ?? '');
+      const want = danglingCondition(level, !levels.has(level));
+      if (conditionIs(fs, want)) continue;
+      const name = meta.name ?? '';
+      this.statusWrites = this.statusWrites.then(() => this.writeDangling(name, level, want)).catch(() => {});
+    }
+  }
+
+  private async writeDangling(name: string, level: string, want: ReturnType<typeof danglingCondition>): Promise<void> {
+    const store = this.store('flowschemas');
+    const ctx = systemContext(this.registry);
+    await store
+      .guaranteedUpdate(
+        ctx,
+        '',
+        name,
+        (live) => {
+          if (conditionIs(live, want)) throw UNCHANGED;
+          const liveLevel = isPlainObject(live.spec) && isPlainObject(live.spec.priorityLevelConfiguration) ? live.spec.priorityLevelConfiguration.name : '';
+          // The schema changed level since the rebuild: the next rebuild writes its condition.
+          if (liveLevel !== level) throw UNCHANGED;
+          const status = isPlainObject(live.status) ? live.status : {};
+          const others = (Array.isArray(status.conditions) ? status.conditions : []).filter((c) => !(isPlainObject(c) && c.type === 'Dangling'));
+          const condition = { type: 'Dangling', ...want, lastTransitionTime: rfc3339(ctx.now) };
+          return { ...live, status: { ...status, conditions: [...others, condition] } };
+        },
+        { dryRun: false, subresource: 'status' },
+      )
+      .catch((e: unknown) => {
+        if (e !== UNCHANGED && !(e instanceof StatusError && e.code === 404)) throw e;
+      });
+  }
+}
+
+const UNCHANGED = new Error('unchanged');
+
+function conditionIs(fs: Obj, want: { status: string; reason: string; message: string }): boolean {
+  const status = isPlainObject(fs.status) ? fs.status : {};
+  const conditions = Array.isArray(status.conditions) ? status.conditions : [];
+  const c = conditions.find((x) => isPlainObject(x) && x.type === 'Dangling') as Record<string, unknown> | undefined;
+  return c !== undefined && c.status === want.status && c.reason === want.reason && c.message === want.message;
+}
