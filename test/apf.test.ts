@@ -83,7 +83,7 @@ describe('bootstrap configuration', () => {
     assert.deepEqual(exempt.spec.rules[0].subjects, [{ kind: 'Group', group: { name: 'system:masters' } }]);
   });
 
-  test('each FlowSchema says whether its priority level exists (Dangling), and a deleted mandatory object comes back', async () => {
+  test('each FlowSchema says whether its priority level exists (Dangling)', async () => {
     const fs = await request(cluster, 'GET', `${FC}/flowschemas/global-default`);
     const dangling = fs.json.status?.conditions?.find((c: any) => c.type === 'Dangling');
     assert.equal(dangling?.status, 'False');

@@ -44,10 +44,11 @@ export interface FlowControlOptions {
   now?: () => number;
 }
 
+/** The digested configuration: one ready Classification per usable schema, in matching order. */
 interface Digest {
-  schemas: CompiledFlowSchema[];
+  schemas: Classification[];
   levels: Map<string, PriorityLevel>;
-  catchAll: { flowSchema: CompiledFlowSchema; priorityLevel: PriorityLevel };
+  catchAll: Classification;
 }
 
 /** Upstream's Dangling condition for a schema whose level exists (false) or not (true). */
@@ -105,6 +106,8 @@ export class FlowControl {
           this.scheduleRebuild();
           return true;
         }),
+        // A cache refilled after its store watch failed may have missed events.
+        cache.onRelist(() => this.scheduleRebuild()),
       );
     }
     this.rebuild();
@@ -155,9 +158,13 @@ export class FlowControl {
     if (!compiled.some((s) => s.name === EXEMPT)) compiled.push(compileFlowSchema(this.mandatory.exemptSchema));
     const catchAllSchema = compiled.find((s) => s.name === CATCH_ALL) ?? compileFlowSchema(this.mandatory.catchAllSchema);
     if (!compiled.includes(catchAllSchema)) compiled.push(catchAllSchema);
-    const schemas = compiled.filter((s) => levels.has(s.priorityLevel)).sort(byPrecedence);
-    const catchAllLevel = levels.get(CATCH_ALL) as PriorityLevel;
-    return { schemas, levels, catchAll: { flowSchema: catchAllSchema, priorityLevel: catchAllLevel } };
+    const schemas = compiled
+      .filter((s) => levels.has(s.priorityLevel))
+      .sort(byPrecedence)
+      .map((fs) => this.classification(fs, levels.get(fs.priorityLevel) as PriorityLevel));
+    // Upstream's fallback when nothing matches: the mandatory catch-all, whatever its stored schema says.
+    const catchAll = this.classification(catchAllSchema, levels.get(CATCH_ALL) as PriorityLevel);
+    return { schemas, levels, catchAll };
   }
 
   /** The level's state, kept across reconfigurations (its QueueSet reconfigured in place). */
@@ -173,15 +180,14 @@ export class FlowControl {
     return state;
   }
 
-  /** The first schema, in precedence order, matching the request; the catch-all when none does. */
+  /** The first schema, in precedence order, matching the request; the catch-all when none does. Allocates nothing. */
   classify(user: UserInfo, info: RequestInfo): Classification {
-    const d = this.digest;
-    for (const fs of d.schemas) {
-      if (fs.matches(user, info)) return this.classification(fs, d.levels.get(fs.priorityLevel) as PriorityLevel);
-    }
-    return this.classification(d.catchAll.flowSchema, d.catchAll.priorityLevel);
+    const schemas = this.digest.schemas;
+    for (let i = 0; i < schemas.length; i++) if (schemas[i].flowSchema.matches(user, info)) return schemas[i];
+    return this.digest.catchAll;
   }
 
+  /** A schema with its level and the pair's metrics children (kept across rebuilds). */
   private classification(flowSchema: CompiledFlowSchema, priorityLevel: PriorityLevel): Classification {
     const m = this.opts.metrics;
     if (!m) return { flowSchema, priorityLevel, metrics: undefined };

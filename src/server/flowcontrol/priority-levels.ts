@@ -4,7 +4,7 @@
  * upstream's defaults (v1beta2 SetDefaults) for what the object leaves out.
  */
 import { isPlainObject, metaOf, type Obj } from '../../machinery/object.js';
-import { MAX_HAND_SIZE } from './shuffle-sharding.js';
+import { MAX_HAND_SIZE, validDealer } from './shuffle-sharding.js';
 
 /** Upstream's defaults for a Limited level. */
 const DEFAULT_SHARES = 30;
@@ -40,7 +40,8 @@ export function priorityLevelSpec(pl: Obj): PriorityLevelSpec {
   const queuing = isPlainObject(response.queuing) ? response.queuing : {};
   const queues = positive(queuing.queues, DEFAULT_QUEUES);
   // Validation keeps handSize within the deck and the dealer's bound; stored objects are not validated, so clamp.
-  const handSize = Math.min(positive(queuing.handSize, DEFAULT_HAND_SIZE), queues, MAX_HAND_SIZE);
+  let handSize = Math.min(positive(queuing.handSize, DEFAULT_HAND_SIZE), queues, MAX_HAND_SIZE);
+  while (handSize > 1 && !validDealer(queues, handSize)) handSize--;
   return { ...base, exempt: false, shares, queues, handSize, queueLengthLimit: positive(queuing.queueLengthLimit, DEFAULT_QUEUE_LENGTH_LIMIT) };
 }
 

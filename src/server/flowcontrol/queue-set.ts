@@ -59,7 +59,9 @@ export class Ticket {
 /** A priority level's queues; every method runs synchronously (the event loop is the lock). */
 export class QueueSet {
   private queues: Queue[] = [];
-  private handCache = new Map<string, number[]>();
+  /** Hands by flow schema, then distinguisher (nested: no key string built per request). */
+  private handCache = new Map<string, Map<string, number[]>>();
+  private handCount = 0;
   private currentR = 0;
   private lastRealTime: number;
   private seatsInUse = 0;
@@ -89,7 +91,7 @@ export class QueueSet {
   /** Applies a new configuration; queued and executing requests stay where they are. */
   reconfigure(config: QueueSetConfig): void {
     this.syncTime();
-    if (config.queues !== this.config.queues || config.handSize !== this.config.handSize) this.handCache.clear();
+    if (config.queues !== this.config.queues || config.handSize !== this.config.handSize) this.clearHands();
     this.config = config;
     this.resize();
     this.dispatchAsMuchAsPossible();
@@ -183,12 +185,17 @@ export class QueueSet {
 
   /** The least loaded queue of the flow's hand (waiting plus executing; ties: the first dealt). */
   private chooseQueue(flowSchema: string, distinguisher: string): Queue {
-    const key = `${flowSchema}\0${distinguisher}`;
-    let hand = this.handCache.get(key);
+    let hands = this.handCache.get(flowSchema);
+    let hand = hands?.get(distinguisher);
     if (hand === undefined) {
-      if (this.handCache.size >= HAND_CACHE_LIMIT) this.handCache.clear();
+      if (this.handCount >= HAND_CACHE_LIMIT) this.clearHands();
       hand = deal(hashFlowID(flowSchema, distinguisher), this.config.queues, Math.min(this.config.handSize, this.config.queues));
-      this.handCache.set(key, hand);
+      if (hands === undefined || this.handCount === 0) {
+        hands = this.handCache.get(flowSchema) ?? new Map<string, number[]>();
+        this.handCache.set(flowSchema, hands);
+      }
+      hands.set(distinguisher, hand);
+      this.handCount++;
     }
     let best = this.queues[hand[0]];
     let bestLoad = best.waiting.length + best.executing;
@@ -201,6 +208,11 @@ export class QueueSet {
       }
     }
     return best;
+  }
+
+  private clearHands(): void {
+    this.handCache.clear();
+    this.handCount = 0;
   }
 
   /** Advances virtual time to now at upstream's rate: min(seats requested, limit) per active queue. */
