@@ -27,7 +27,7 @@ test('without a readable annotation, only an object never edited (generation 1) 
   assert.equal(shouldUpdateSpec(stored({ [KEY]: 'maybe' }, 99, 2), KEY), false);
   const edited = desiredUpdate(stored(undefined, 99, 2), bootstrap, false, KEY);
   assert.equal(edited?.metadata?.annotations?.[KEY], 'false');
-  assert.equal((edited?.spec as { limited: { assuredConcurrencyShares: number } }).limited.assuredConcurrencyShares, 99);
+  assert.deepEqual(edited?.spec, { type: 'Limited', limited: { assuredConcurrencyShares: 99 } });
   const fresh = desiredUpdate(stored(undefined, 99, 1), bootstrap, false, KEY);
   assert.equal(fresh?.metadata?.annotations?.[KEY], 'true');
   assert.deepEqual(fresh?.spec, bootstrap.spec);

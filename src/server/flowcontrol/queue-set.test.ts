@@ -34,7 +34,7 @@ test("fair queuing: a flow that queued many requests delays another flow's one b
   const track = (flow: string, t: Ticket) => t.settled?.then((ok) => ok && order.push(flow));
   let running = qs.enter('fs', 'heavy');
   const heavy = Array.from({ length: 10 }, () => qs.enter('fs', 'heavy'));
-  heavy.forEach((t) => track('heavy', t));
+  for (const t of heavy) track('heavy', t);
   c.advance(5);
   const light = qs.enter('fs', 'light');
   track('light', light);
