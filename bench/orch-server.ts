@@ -3,8 +3,9 @@
  * startControlPlane on a SQLite data directory, then one line `READY {json}` on stdout with the
  * URL and admin credentials. SIGTERM stops it gracefully; SIGUSR2 runs a full GC (when started
  * with `node --expose-gc`) and prints one line `MEM {json}` with its memory.
- * Usage: node [--expose-gc] dist/bench/orch-server.js <dataDir> [--no-metrics]
- * (--no-metrics: the API server records and serves no metrics, to measure what they cost).
+ * Usage: node [--expose-gc] dist/bench/orch-server.js <dataDir> [--no-metrics] [--no-apf]
+ * (--no-metrics: the API server records and serves no metrics, to measure what they cost;
+ * --no-apf: the in-flight limits instead of API Priority and Fairness, likewise).
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -35,7 +36,8 @@ const tokenAuthFile = join(dataDir, 'tokens.csv');
 writeFileSync(tokenAuthFile, `${token},bench-admin,1,system:masters\n${readerToken},bench-reader,2\n`, { mode: 0o600 });
 // The API server is what is measured: no scheduler writing statuses and events for the pods benchmarks create.
 const metrics = process.argv.includes('--no-metrics') ? { metrics: false as const } : {};
-const cp = await startControlPlane({ dataDir, securePort: 0, storageBackend: 'sqlite', verbosity: 0, tokenAuthFile, scheduler: false, ...metrics });
+const apf = process.argv.includes('--no-apf') ? { enablePriorityAndFairness: false } : {};
+const cp = await startControlPlane({ dataDir, securePort: 0, storageBackend: 'sqlite', verbosity: 0, tokenAuthFile, scheduler: false, ...metrics, ...apf });
 process.stdout.write(`READY ${JSON.stringify({ url: cp.url, caPem: cp.caPem, certPem: cp.adminCertPem, keyPem: cp.adminKeyPem, token, readerToken })}\n`);
 
 let stopping = false;

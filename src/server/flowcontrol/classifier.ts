@@ -19,9 +19,15 @@ export interface CompiledFlowSchema {
   priorityLevel: string;
   distinguisher: 'ByUser' | 'ByNamespace' | undefined;
   matches(user: UserInfo, info: RequestInfo): boolean;
+  /**
+   * What a request of this user must be for the schema to match it (its rules whose subjects
+   * name the user), or undefined when no rule names the user: lets a user's candidates be
+   * worked out once and only targets be checked per request.
+   */
+  targetsFor(user: UserInfo): Predicate<RequestInfo> | undefined;
 }
 
-type Predicate<T> = (value: T) => boolean;
+export type Predicate<T> = (value: T) => boolean;
 
 function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
@@ -116,10 +122,10 @@ export function compileFlowSchema(fs: Obj): CompiledFlowSchema {
   const meta = metaOf(fs);
   const spec = isPlainObject(fs.spec) ? fs.spec : {};
   const rules = records(spec.rules).map((r) => {
-    const subjects = subjectsMatcher(records(r.subjects));
     const resource = records(r.resourceRules).map(resourceRuleMatcher);
     const nonResource = records(r.nonResourceRules).map(nonResourceRuleMatcher);
-    return (user: UserInfo, info: RequestInfo) => subjects(user) && (info.isResourceRequest ? resource.some((m) => m(info)) : nonResource.some((m) => m(info)));
+    const targets: Predicate<RequestInfo> = (info) => (info.isResourceRequest ? resource.some((m) => m(info)) : nonResource.some((m) => m(info)));
+    return { subjects: subjectsMatcher(records(r.subjects)), targets };
   });
   const dm = isPlainObject(spec.distinguisherMethod) ? spec.distinguisherMethod.type : undefined;
   const precedence = spec.matchingPrecedence;
@@ -130,7 +136,12 @@ export function compileFlowSchema(fs: Obj): CompiledFlowSchema {
     matchingPrecedence: typeof precedence === 'number' ? precedence : 1000,
     priorityLevel: String((spec.priorityLevelConfiguration as { name?: unknown } | undefined)?.name ?? ''),
     distinguisher: dm === 'ByUser' || dm === 'ByNamespace' ? dm : undefined,
-    matches: (user, info) => rules.some((m) => m(user, info)),
+    matches: (user, info) => rules.some((r) => r.subjects(user) && r.targets(info)),
+    targetsFor(user) {
+      const mine = rules.filter((r) => r.subjects(user)).map((r) => r.targets);
+      if (mine.length === 0) return undefined;
+      return mine.length === 1 ? mine[0] : (info) => mine.some((t) => t(info));
+    },
   };
 }
 

@@ -16,7 +16,7 @@ import type { GenericStore } from '../../registry/generic-store.js';
 import type { Registry } from '../../registry/registry.js';
 import type { RequestInfo } from '../request-info.js';
 import { bootstrapConfiguration, CATCH_ALL, EXEMPT } from './bootstrap-objects.js';
-import { byPrecedence, type CompiledFlowSchema, compileFlowSchema } from './classifier.js';
+import { byPrecedence, type CompiledFlowSchema, compileFlowSchema, type Predicate } from './classifier.js';
 import { type FlowControlMetrics, type FlowMetrics, flowMetrics } from './metrics.js';
 import { concurrencyLimits, type PriorityLevelSpec, priorityLevelSpec } from './priority-levels.js';
 import { QueueSet } from './queue-set.js';
@@ -51,6 +51,21 @@ interface Digest {
   catchAll: Classification;
 }
 
+/** The schemas whose subjects name a user (same name, same groups), with what each asks of the request. */
+interface UserCandidates {
+  groups: string[];
+  candidates: { classification: Classification; targets: Predicate<RequestInfo> }[];
+}
+
+/** Users whose candidates are kept; past this the cache starts again (a bound on memory, not on correctness). */
+const USER_CACHE_LIMIT = 10_000;
+
+function sameGroups(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** Upstream's Dangling condition for a schema whose level exists (false) or not (true). */
 function danglingCondition(level: string, dangling: boolean): { status: string; reason: string; message: string } {
   return dangling
@@ -68,6 +83,7 @@ export class FlowControl {
   private readonly now: () => number;
   private readonly levelStates = new Map<string, PriorityLevel>();
   private readonly pairMetrics = new Map<string, FlowMetrics>();
+  private users = new Map<string, UserCandidates>();
   private readonly mandatory: { exemptLevel: Obj; catchAllLevel: Obj; exemptSchema: Obj; catchAllSchema: Obj };
   private unlisten: (() => void)[] = [];
   private rebuildScheduled = false;
@@ -134,10 +150,17 @@ export class FlowControl {
   }
 
   private rebuild(): void {
+    if (this.unlisten.length === 0) return;
     const list = (resource: string) => (this.store(resource).cache?.list() ?? []).map((e) => entryObject(e));
     const schemas = list('flowschemas');
-    this.digest = this.build(schemas, list('prioritylevelconfigurations'));
+    this.configure(schemas, list('prioritylevelconfigurations'));
     this.updateDangling(schemas);
+  }
+
+  /** Serves from these objects from now on (what the caches hold; a benchmark's or test's own). */
+  configure(flowSchemas: Obj[], priorityLevels: Obj[]): void {
+    this.digest = this.build(flowSchemas, priorityLevels);
+    this.users = new Map();
   }
 
   private build(schemaObjs: Obj[], levelObjs: Obj[]): Digest {
@@ -180,11 +203,30 @@ export class FlowControl {
     return state;
   }
 
-  /** The first schema, in precedence order, matching the request; the catch-all when none does. Allocates nothing. */
+  /**
+   * The first schema, in precedence order, matching the request; the catch-all when none does.
+   * The schemas naming the user are worked out on the user's first request, so a request only
+   * checks its target against those (no allocation when the user is known).
+   */
   classify(user: UserInfo, info: RequestInfo): Classification {
-    const schemas = this.digest.schemas;
-    for (let i = 0; i < schemas.length; i++) if (schemas[i].flowSchema.matches(user, info)) return schemas[i];
+    let known = this.users.get(user.name);
+    if (known === undefined || !sameGroups(known.groups, user.groups)) {
+      known = this.candidatesOf(user);
+      if (this.users.size >= USER_CACHE_LIMIT) this.users.clear();
+      this.users.set(user.name, known);
+    }
+    const candidates = known.candidates;
+    for (let i = 0; i < candidates.length; i++) if (candidates[i].targets(info)) return candidates[i].classification;
     return this.digest.catchAll;
+  }
+
+  private candidatesOf(user: UserInfo): UserCandidates {
+    const candidates: UserCandidates['candidates'] = [];
+    for (const classification of this.digest.schemas) {
+      const targets = classification.flowSchema.targetsFor(user);
+      if (targets) candidates.push({ classification, targets });
+    }
+    return { groups: [...user.groups], candidates };
   }
 
   /** A schema with its level and the pair's metrics children (kept across rebuilds). */

@@ -235,6 +235,7 @@ export class QueueSet {
 
   /** Serves waiting requests while seats are free: each time the queue whose next request starts earliest in virtual time. */
   private dispatchAsMuchAsPossible(): void {
+    if (this.waitingCount === 0) return;
     const now = this.now();
     while (this.waitingCount > 0 && this.seatsInUse < this.config.concurrencyLimit) {
       const queue = this.nextQueue();
