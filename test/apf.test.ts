@@ -225,6 +225,8 @@ describe('isolation', () => {
       reason: 'queue-full',
     });
     assert.equal(rejected[0]?.value, 4);
+    // Upstream's filter also counts its rejections as dropped requests.
+    assert.ok((samplesOf(families, 'apiserver_dropped_requests_total', { request_kind: 'readOnly' })[0]?.value ?? 0) >= 4);
     const dispatched = samplesOf(families, 'apiserver_flowcontrol_dispatched_requests_total', {
       flow_schema: 'apf-test-flood',
       priority_level: 'apf-test-narrow',

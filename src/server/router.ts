@@ -64,7 +64,9 @@ export function createRouter(cfg: RouterConfig): (req: Request, res: Response) =
     ...(cfg.audit ? [withAudit({ ...cfg.audit, brand: cfg.brand })] : []),
     withImpersonation(cfg.authorizer, cfg.brand),
     // API Priority and Fairness replaces the in-flight limits when it is on (upstream: one or the other).
-    cfg.flowControl ? withPriorityAndFairness(cfg.flowControl, cfg.brand) : withMaxInFlight(cfg.inFlight ?? DEFAULT_IN_FLIGHT, cfg.inFlightCounts),
+    cfg.flowControl
+      ? withPriorityAndFairness(cfg.flowControl, cfg.brand, cfg.inFlightCounts?.onDropped)
+      : withMaxInFlight(cfg.inFlight ?? DEFAULT_IN_FLIGHT, cfg.inFlightCounts),
     withAuthorization(cfg.authorizer),
     cfg.metrics ? withRequestMetrics(cfg.metrics, cfg.registry, features.serverSideApply) : undefined,
     withRequestFeatureGates(features),

@@ -4,9 +4,10 @@
  * `X-<Vendor>-PF-FlowSchema-UID` / `-PriorityLevel-UID`, and then executes at once (exempt
  * levels, or a free seat with nobody waiting), waits in its flow's queue for a seat, or is
  * rejected with upstream's 429 (queue full, level full for levels that do not queue, or a wait
- * past the limit). Long-running requests other than watches bypass it, as upstream; a watch
- * holds its seat only until it has started (its response headers are written) — upstream's
- * watch initialization, simplified.
+ * past the limit). Metrics as upstream records them: every request dispatched or rejected, the
+ * wait of every request of a limited level. Long-running requests other than watches bypass
+ * it, as upstream; a watch holds its seat only until it has started (its response headers are
+ * written) — upstream's watch initialization, simplified.
  */
 import type { Brand } from '../../machinery/brand.js';
 import type { UserInfo } from '../../machinery/user.js';
@@ -16,12 +17,13 @@ import type { QueueSet, Ticket } from '../flowcontrol/queue-set.js';
 import type { Response } from '../http.js';
 import type { Filter, Handler, RequestState } from './chain.js';
 import { isLongRunning } from './long-running.js';
-import { tooManyRequests } from './max-in-flight.js';
+import { type RequestKind, requestKind, tooManyRequests } from './max-in-flight.js';
 
 /** A request without a user (authentication off) is nobody in particular: it matches only `*` subjects. */
 const NO_USER: UserInfo = { name: '', groups: [] };
 
-export function withPriorityAndFairness(flowControl: FlowControl, brand: Brand): Filter {
+/** onDropped: upstream's filter also counts each rejection in apiserver_dropped_requests_total. */
+export function withPriorityAndFairness(flowControl: FlowControl, brand: Brand, onDropped: (kind: RequestKind) => void = () => {}): Filter {
   const flowSchemaHeader = `${brand.headerPrefix}-PF-FlowSchema-UID`;
   const priorityLevelHeader = `${brand.headerPrefix}-PF-PriorityLevel-UID`;
   return (state, next) => {
@@ -34,13 +36,27 @@ export function withPriorityAndFairness(flowControl: FlowControl, brand: Brand):
     res.setHeader(flowSchemaHeader, c.flowSchema.uid);
     res.setHeader(priorityLevelHeader, c.priorityLevel.spec.uid);
     const queueSet = c.priorityLevel.queueSet;
-    if (queueSet === undefined) return execute(c, undefined, undefined, state, next, watch);
+    if (queueSet === undefined) {
+      // Exempt: counted as dispatched, as upstream's immediate requests are; no seat, no wait.
+      c.metrics?.dispatched.inc();
+      return next(state);
+    }
     const ticket = queueSet.enter(c.flowSchema.name, flowDistinguisher(c.flowSchema, user, info));
-    if (ticket.state === 'executing') return execute(c, queueSet, ticket, state, next, watch);
-    if (ticket.state === 'rejected') return reject(c, ticket, res);
-    return wait(c, queueSet, ticket, res, flowControl.requestWaitLimitMs).then((dispatched) =>
-      dispatched ? execute(c, queueSet, ticket, state, next, watch) : reject(c, ticket, res),
-    );
+    if (ticket.state === 'executing') {
+      c.metrics?.waitExecuted.observe(0);
+      return execute(c, queueSet, ticket, state, next, watch);
+    }
+    const kind = requestKind(info.verb);
+    if (ticket.state === 'rejected') {
+      c.metrics?.waitRejected.observe(0);
+      onDropped(kind);
+      return reject(c, ticket, res);
+    }
+    return wait(c, queueSet, ticket, res, flowControl.requestWaitLimitMs).then((dispatched) => {
+      if (dispatched) return execute(c, queueSet, ticket, state, next, watch);
+      onDropped(kind);
+      return reject(c, ticket, res);
+    });
   };
 }
 
@@ -70,25 +86,16 @@ function wait(c: Classification, queueSet: QueueSet, ticket: Ticket, res: Respon
 }
 
 /** Runs the rest of the chain in the seat; the seat is given back when it ends (a watch: when it has started). */
-function execute(
-  c: Classification,
-  queueSet: QueueSet | undefined,
-  ticket: Ticket | undefined,
-  state: RequestState,
-  next: Handler,
-  watch: boolean,
-): Promise<void> {
+function execute(c: Classification, queueSet: QueueSet, ticket: Ticket, state: RequestState, next: Handler, watch: boolean): Promise<void> {
   const m = c.metrics;
   m?.dispatched.inc();
   m?.executing.inc();
-  // Requests that never waited are observed here; waiting ones when their wait ended.
-  if (ticket === undefined || ticket.arrivedAt === ticket.dispatchedAt) m?.waitExecuted.observe(0);
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
     m?.executing.add(-1);
-    if (queueSet && ticket) queueSet.finish(ticket);
+    queueSet.finish(ticket);
   };
   if (watch) releaseOnStart(state.res, release);
   try {
