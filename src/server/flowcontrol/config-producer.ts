@@ -83,18 +83,20 @@ async function removeStale(registry: Registry, store: GenericStore, wanted: Read
   }
 }
 
-function storeOf(registry: Registry, resource: string): GenericStore {
-  const store = registry.byResource(registry.brand.group('flowcontrol.apiserver', true), resource);
-  if (!store) throw new Error(`${resource} not served`);
-  return store;
+function storeOf(registry: Registry, resource: string): GenericStore | undefined {
+  return registry.byResource(registry.brand.group('flowcontrol.apiserver', true), resource);
 }
 
-/** Ensures the bootstrap configuration once: priority levels before the schemas that name them. */
+/**
+ * Ensures the bootstrap configuration once: priority levels before the schemas that name them.
+ * Nothing to do while the flowcontrol API is switched off (`--runtime-config`).
+ */
 export async function ensureFlowControlConfiguration(registry: Registry): Promise<void> {
   const cfg = bootstrapConfiguration(registry.brand);
   const annotation = autoUpdateAnnotation(registry.brand);
   const levels = storeOf(registry, 'prioritylevelconfigurations');
   const schemas = storeOf(registry, 'flowschemas');
+  if (!levels || !schemas) return;
   for (const o of cfg.mandatoryPriorityLevels) await ensure(registry, levels, o, true, annotation);
   for (const o of cfg.suggestedPriorityLevels) await ensure(registry, levels, o, false, annotation);
   for (const o of cfg.mandatoryFlowSchemas) await ensure(registry, schemas, o, true, annotation);

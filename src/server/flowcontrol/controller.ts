@@ -106,16 +106,18 @@ export class FlowControl {
     this.digest = this.build([], []);
   }
 
-  private store(resource: string): GenericStore {
-    const store = this.registry.byResource(this.registry.brand.group('flowcontrol.apiserver', true), resource);
-    if (!store?.cache) throw new Error(`${resource} are not served with a watch cache`);
-    return store;
+  private store(resource: string): GenericStore | undefined {
+    return this.registry.byResource(this.registry.brand.group('flowcontrol.apiserver', true), resource);
   }
 
-  /** Follows both caches and digests what they hold now (upstream's config-consumer hook is done when this returns). */
+  /**
+   * Follows both caches and digests what they hold now (upstream's config-consumer hook is done
+   * when this returns). With the flowcontrol API switched off (`--runtime-config`) there is
+   * nothing to follow: the imagined mandatory levels serve (upstream would never become ready).
+   */
   start(): void {
     for (const resource of ['flowschemas', 'prioritylevelconfigurations']) {
-      const cache = this.store(resource).cache;
+      const cache = this.store(resource)?.cache;
       if (!cache) continue;
       this.unlisten.push(
         cache.listen(() => {
@@ -151,7 +153,7 @@ export class FlowControl {
 
   private rebuild(): void {
     if (this.unlisten.length === 0) return;
-    const list = (resource: string) => (this.store(resource).cache?.list() ?? []).map((e) => entryObject(e));
+    const list = (resource: string) => (this.store(resource)?.cache?.list() ?? []).map((e) => entryObject(e));
     const schemas = list('flowschemas');
     this.configure(schemas, list('prioritylevelconfigurations'));
     this.updateDangling(schemas);
@@ -257,6 +259,7 @@ export class FlowControl {
 
   private async writeDangling(name: string, level: string, want: ReturnType<typeof danglingCondition>): Promise<void> {
     const store = this.store('flowschemas');
+    if (!store) return;
     const ctx = systemContext(this.registry);
     await store
       .guaranteedUpdate(

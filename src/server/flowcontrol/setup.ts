@@ -29,11 +29,11 @@ export interface FlowControlSetup {
   stop(): void;
 }
 
-/** Upstream's validation: APF divides the sum of both in-flight limits, so it must be positive. */
+/** Upstream's BuildPriorityAndFairness check: APF shares out the sum of both in-flight limits, so it must be positive. */
 export function validateFlowControlLimits(inFlight: InFlightLimits): void {
   if (inFlight.maxRequestsInflight + inFlight.maxMutatingRequestsInflight <= 0) {
     throw new Error(
-      `--max-requests-inflight=${inFlight.maxRequestsInflight} and --max-mutating-requests-inflight=${inFlight.maxMutatingRequestsInflight} must sum to a positive value`,
+      `invalid configuration: MaxRequestsInFlight=${inFlight.maxRequestsInflight} and MaxMutatingRequestsInFlight=${inFlight.maxMutatingRequestsInflight}; they must add up to something positive`,
     );
   }
 }
