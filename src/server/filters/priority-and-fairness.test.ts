@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KUBERNETES_BRAND, ORCH_BRAND } from '../../machinery/brand.js';
@@ -8,21 +9,21 @@ import type { RequestInfo } from '../request-info.js';
 import type { RequestState } from './chain.js';
 import { withPriorityAndFairness } from './priority-and-fairness.js';
 
-/** A FlowControl that puts every request in one level of `seats` seats that does not queue. */
-function oneLevel(seats: number): { fc: FlowControl; queueSet: QueueSet } {
-  const queueSet = new QueueSet({ concurrencyLimit: seats, queues: 0, handSize: 0, queueLengthLimit: 0 }, () => performance.now());
+/** A FlowControl that puts every request in one level of `seats` seats (queueing when `queues` > 0). */
+function oneLevel(seats: number, queues = 0, waitLimitMs = 1000): { fc: FlowControl; queueSet: QueueSet } {
+  const queueSet = new QueueSet({ concurrencyLimit: seats, queues, handSize: Math.min(queues, 1), queueLengthLimit: 10 }, () => performance.now());
   const c: Classification = {
     flowSchema: compileFlowSchema({ metadata: { name: 'fs', uid: 'fs-uid' }, spec: { priorityLevelConfiguration: { name: 'pl' }, rules: [] } }),
     priorityLevel: { spec: { name: 'pl', uid: 'pl-uid', exempt: false, shares: 1, queues: 0, handSize: 0, queueLengthLimit: 0 }, queueSet },
     metrics: undefined,
   };
-  return { fc: { classify: () => c, requestWaitLimitMs: 1000 } as unknown as FlowControl, queueSet };
+  return { fc: { classify: () => c, requestWaitLimitMs: waitLimitMs } as unknown as FlowControl, queueSet };
 }
 
 function stateOf(verb: string, subresource = '') {
   const headers = new Map<string, unknown>();
   const written: { code?: number; body?: string } = {};
-  const res = {
+  const res = Object.assign(new EventEmitter(), {
     setHeader: (k: string, v: unknown) => headers.set(k, v),
     writeHead(code: number) {
       written.code = code;
@@ -30,7 +31,7 @@ function stateOf(verb: string, subresource = '') {
     end(body?: string) {
       written.body = body;
     },
-  };
+  });
   const info = {
     isResourceRequest: true,
     verb,
@@ -93,4 +94,23 @@ test('a watch holds its seat until it starts streaming; exec and logs bypass APF
   end();
   await streaming;
   assert.equal(queueSet.executing, 0);
+});
+
+test('a wait past the limit is a 429; a client that leaves while waiting gets nothing and frees its place', async () => {
+  const { fc, queueSet } = oneLevel(1, 1, 20);
+  const filter = withPriorityAndFairness(fc, ORCH_BRAND);
+  let finish: () => void = () => {};
+  const running = filter(stateOf('get').state, () => new Promise<void>((r) => (finish = r)));
+  const late = stateOf('get');
+  await filter(late.state, () => Promise.reject(new Error('must not run')));
+  assert.equal(late.written.code, 429);
+  const leaving = stateOf('get');
+  const left = filter(leaving.state, () => Promise.reject(new Error('must not run')));
+  assert.equal(queueSet.waiting, 1);
+  leaving.res.emit('close');
+  await left;
+  assert.equal(leaving.written.code, undefined);
+  assert.equal(queueSet.waiting, 0);
+  finish();
+  await running;
 });
