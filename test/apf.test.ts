@@ -243,6 +243,24 @@ describe('isolation', () => {
   });
 });
 
+describe('--kubernetes-compat', () => {
+  test("upstream's group, annotation, system namespace and X-Kubernetes-PF-* headers", async () => {
+    const compat = await startTestCluster({ storageBackend: 'memory', kubernetesCompat: true });
+    try {
+      const fs = await request(compat, 'GET', '/apis/flowcontrol.apiserver.k8s.io/v1beta2/flowschemas/kube-system-service-accounts');
+      assert.equal(fs.status, 200, fs.text);
+      assert.equal(fs.json.metadata.annotations['apf.kubernetes.io/autoupdate-spec'], 'true');
+      assert.deepEqual(fs.json.spec.rules[0].subjects, [{ kind: 'ServiceAccount', serviceAccount: { namespace: 'kube-system', name: '*' } }]);
+      const exempt = await request(compat, 'GET', '/apis/flowcontrol.apiserver.k8s.io/v1beta2/flowschemas/exempt');
+      const r = await request(compat, 'GET', '/api/v1/namespaces');
+      assert.equal(r.headers['x-kubernetes-pf-flowschema-uid'], exempt.json.metadata.uid);
+      assert.equal(r.headers[FS_HEADER], undefined);
+    } finally {
+      await compat.close();
+    }
+  });
+});
+
 describe('APF off: the in-flight limits apply', () => {
   for (const [what, opts] of [
     ['--feature-gates=APIPriorityAndFairness=false', { featureGates: { APIPriorityAndFairness: false } }],
