@@ -103,6 +103,8 @@ export interface ControlPlaneOptions {
   minRequestTimeoutSeconds?: number;
   /** In-flight limits before 429 (`--max-requests-inflight`, `--max-mutating-requests-inflight`). Default 400 / 200; 0: none. */
   inFlight?: { maxRequestsInflight: number; maxMutatingRequestsInflight: number };
+  /** API Priority and Fairness in place of the in-flight limits (`--enable-priority-and-fairness`, with the gate). Default true. */
+  enablePriorityAndFairness?: boolean;
   /** Auditing: the policy file and the log and webhook backends (the `--audit-*` flags). Default: none. */
   audit?: AuditSettings;
   /**

@@ -113,6 +113,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     requestTimeoutMs: opts.requestTimeoutMs,
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
     inFlight: opts.inFlight,
+    enablePriorityAndFairness: opts.enablePriorityAndFairness,
     audit: opts.audit,
     watchHistoryMs: opts.compactionIntervalMs ?? FIVE_MINUTES,
     featureGates: opts.featureGates,

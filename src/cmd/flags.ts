@@ -157,6 +157,12 @@ export function apiServerCommand(name: string, description: string): Command {
     .option('--max-requests-inflight <n>', 'read-only requests served at once before 429 (watches and system:masters not counted; 0: no limit)', count, 400)
     .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once before 429 (0: no limit)', count, 200)
     .option(
+      '--enable-priority-and-fairness [bool]',
+      "API Priority and Fairness (with the APIPriorityAndFairness gate) replaces the in-flight limits: requests are classified by FlowSchema and queued fairly per priority level, whose seats are shares of the two limits' sum",
+      goBoolFlag,
+      true,
+    )
+    .option(
       '--runtime-config <pairs>',
       'comma-separated <group>/<version>[=true|false] (or <group>/<version>/<resource>, api/all, api/ga, api/beta, api/alpha =true|false) switching APIs on or off; alpha versions are off by default',
       runtimeConfigFlag,
@@ -240,6 +246,7 @@ interface ParsedFlags extends LoggingFlags, AuditFlags {
   minRequestTimeout: number;
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
+  enablePriorityAndFairness: boolean;
 }
 
 /** The OIDC authenticator's settings from the --oidc-* flags (undefined without an issuer); throws upstream's errors. */
@@ -353,6 +360,7 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
     requestTimeoutMs: flags.requestTimeout,
     minRequestTimeoutSeconds: flags.minRequestTimeout,
     inFlight: { maxRequestsInflight: flags.maxRequestsInflight, maxMutatingRequestsInflight: flags.maxMutatingRequestsInflight },
+    enablePriorityAndFairness: flags.enablePriorityAndFairness,
     metrics: metricsFromFlags(flags),
     audit: auditFromFlags(flags),
     ...(flags.featureGates ? { featureGates: flags.featureGates } : {}),

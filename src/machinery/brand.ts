@@ -16,6 +16,8 @@ export interface Brand {
   readonly namespaceFinalizer: string;
   /** The long name (`orch`, `kubernetes`): the API server's own Service in `default` and its `provider` label. */
   readonly vendor: string;
+  /** Prefix of the vendor's own response headers (`X-Orch`, upstream `X-Kubernetes`: `X-Kubernetes-PF-FlowSchema-UID`). */
+  readonly headerPrefix: string;
   readonly protobufMediaType: string;
   /**
    * Protobuf media types accepted (in Content-Type and Accept). orch also takes Kubernetes'
@@ -48,6 +50,7 @@ function makeBrand(domain: string, word: string, vendor: string, labelDomain: st
     nodeLeaseNamespace: `${word}-node-lease`,
     namespaceFinalizer: vendor,
     vendor,
+    headerPrefix: `X-${vendor[0].toUpperCase()}${vendor.slice(1)}`,
     protobufMediaType,
     protobufMediaTypes: [...new Set([protobufMediaType, KUBERNETES_PROTOBUF])],
     metaGroup: `meta.${domain}`,

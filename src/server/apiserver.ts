@@ -43,6 +43,8 @@ import { startCrdController } from './crd/controller.js';
 import { type AuditSettings, buildAuditing } from './audit/options.js';
 import { type AuditMetrics, registerAuditMetrics } from './audit/backend.js';
 import { auditingServerStarted } from './audit/capture.js';
+import { setUpFlowControl } from './flowcontrol/setup.js';
+import { DEFAULT_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS } from './router-config.js';
 
 export interface ApiServerOptions {
   brand: Brand;
@@ -90,6 +92,11 @@ export interface ApiServerOptions {
   minRequestTimeoutSeconds?: number;
   /** --max-requests-inflight / --max-mutating-requests-inflight (upstream 400 / 200; 0: no limit). */
   inFlight?: InFlightLimits;
+  /**
+   * --enable-priority-and-fairness (default true): with the APIPriorityAndFairness gate also on,
+   * API Priority and Fairness replaces the in-flight limits.
+   */
+  enablePriorityAndFairness?: boolean;
   /** Connection deadlines and the per-address idle cap (upstream's defaults when absent). */
   connections?: Pick<ListenerOptions, 'timeouts' | 'maxIdleConnectionsPerAddress'>;
   /** Auditing (`--audit-policy-file`, `--audit-log-*`, `--audit-webhook-*`); a bad policy stops start-up. */
@@ -160,6 +167,15 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   reviews.authorizer = authorization.authorizer;
   const { authorizer } = authorization;
   await authorization.start();
+  // Upstream registers APF (its filter and its three hooks) only when both the gate and the flag are on.
+  const apf =
+    features.priorityAndFairness && opts.enablePriorityAndFairness !== false
+      ? setUpFlowControl(registry, {
+          inFlight: opts.inFlight ?? DEFAULT_IN_FLIGHT,
+          requestTimeoutMs: opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+          metrics: metrics?.registry,
+        })
+      : undefined;
   const priority = priorityAdmission(registry);
   // NodeRestriction goes with the Node mode (upstream enables it by flag; see node-restriction.ts).
   const nodeMode = opts.authorization?.modes.includes('Node') ?? false;
@@ -183,7 +199,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     apiextensionsControllers: hookCheck('poststarthook/start-apiextensions-controllers'),
     crdInformerSynced: hookCheck('poststarthook/crd-informer-synced'),
   };
-  const hookList = Object.values(hooks);
+  const hookList = [...Object.values(hooks), ...(apf?.hooks ?? [])];
   // During the livez grace period an unfinished hook still counts as live (upstream).
   const livezHooks: HealthCheck[] = hookList.map((h) => ({ name: h.name, check: () => (now() - startedAt < opts.livezGracePeriodMs ? undefined : h.check()) }));
   const base: HealthCheck[] = [
@@ -242,6 +258,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     requestTimeoutMs: opts.requestTimeoutMs,
     minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds,
     inFlight: opts.inFlight,
+    flowControl: apf?.flowControl,
     recordDeprecatedRequest: metrics
       ? (l) =>
           markDeprecatedRequest(metrics, {
@@ -274,6 +291,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   hooks.rbacBootstrap.done();
   await bootstrapPriorityClasses(registry);
   hooks.priorityClasses.done();
+  await apf?.start();
   const eventsStore = registry.byResource('', 'events');
   let stopExpiry = () => {};
   if (eventsStore && store.expireUnder) {
@@ -308,6 +326,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
         crdController.stop();
         webhooks.stop();
         authorization.stop();
+        apf?.stop();
         await listener.close(DRAIN_TIMEOUT_MS);
         // The last requests' events are written or sent before the server says it stopped.
         await auditing?.backend.shutdown();

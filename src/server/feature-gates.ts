@@ -23,7 +23,7 @@ export const API_SERVER_FEATURES: FeatureSpecs = new Map([
 export interface ServerFeatures {
   /** APIListChunking: `limit` and `continue` are honoured (off: ignored, the whole list is served). */
   listChunking: boolean;
-  /** APIPriorityAndFairness: levelled here; the fairness filter (separate work) reads it. */
+  /** APIPriorityAndFairness: with --enable-priority-and-fairness, API Priority and Fairness replaces the in-flight limits. */
   priorityAndFairness: boolean;
   /** APIResponseCompression: large responses are gzipped for clients that accept it. */
   responseCompression: boolean;

@@ -13,6 +13,7 @@ import type { IssuerDocuments } from './service-account-issuer.js';
 import type { ServerFeatures } from './feature-gates.js';
 import type { DeprecatedRequestRecorder } from './deprecation.js';
 import type { Auditing } from './audit/options.js';
+import type { FlowControl } from './flowcontrol/controller.js';
 
 /** Upstream's --request-timeout default (1m0s). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -47,6 +48,8 @@ export interface RouterConfig {
   minRequestTimeoutSeconds?: number;
   /** --max-requests-inflight / --max-mutating-requests-inflight (0: no limit). */
   inFlight?: InFlightLimits;
+  /** API Priority and Fairness; when present it replaces the in-flight limits. */
+  flowControl?: FlowControl;
   /** Called on every request to a deprecated API version (sets `apiserver_requested_deprecated_apis`). */
   recordDeprecatedRequest?: DeprecatedRequestRecorder;
   /** The audit policy and backends (`--audit-*`); absent: nothing is recorded and the filter is not in the chain. */

@@ -2,7 +2,7 @@
  * The request chain, declared once in request order (upstream's DefaultBuildHandlerChain):
  * audit ID -> (received timestamp) -> request info -> HTTP logging -> response feature gates ->
  * panic recovery -> request timeout -> (failed-authentication audit) -> authentication -> (audit)
- * -> impersonation -> in-flight limit -> authorization -> request metrics -> request feature
+ * -> impersonation -> priority and fairness (or the in-flight limit) -> authorization -> request metrics -> request feature
  * gates -> handler (non-resource paths here, resource paths in resource-routes.ts).
  * The audit filters in parentheses are there only with an audit policy and backend: without
  * them, auditing costs the Audit-Id header alone. Each filter is one file under filters/.
@@ -24,6 +24,7 @@ import { withRequestTimeout } from './filters/timeout.js';
 import { withAuthentication } from './filters/authentication.js';
 import { withImpersonation } from './filters/impersonation.js';
 import { withMaxInFlight } from './filters/max-in-flight.js';
+import { withPriorityAndFairness } from './filters/priority-and-fairness.js';
 import { DEFAULT_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS, type RouterConfig } from './router-config.js';
 import { withAuthorization } from './filters/authorization.js';
 import { withRequestFeatureGates, withResponseFeatureGates } from './filters/feature-gates.js';
@@ -62,7 +63,10 @@ export function createRouter(cfg: RouterConfig): (req: Request, res: Response) =
     withAuthentication(cfg.authenticator),
     ...(cfg.audit ? [withAudit({ ...cfg.audit, brand: cfg.brand })] : []),
     withImpersonation(cfg.authorizer, cfg.brand),
-    withMaxInFlight(cfg.inFlight ?? DEFAULT_IN_FLIGHT, cfg.inFlightCounts),
+    // API Priority and Fairness replaces the in-flight limits when it is on (upstream: one or the other).
+    cfg.flowControl
+      ? withPriorityAndFairness(cfg.flowControl, cfg.brand, cfg.inFlightCounts?.onDropped)
+      : withMaxInFlight(cfg.inFlight ?? DEFAULT_IN_FLIGHT, cfg.inFlightCounts),
     withAuthorization(cfg.authorizer),
     cfg.metrics ? withRequestMetrics(cfg.metrics, cfg.registry, features.serverSideApply) : undefined,
     withRequestFeatureGates(features),

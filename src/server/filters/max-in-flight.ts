@@ -20,7 +20,12 @@ export interface InFlightLimits {
   maxMutatingRequestsInflight: number;
 }
 
-type RequestKind = 'readOnly' | 'mutating';
+export type RequestKind = 'readOnly' | 'mutating';
+
+/** Upstream's split of requests for the in-flight limits and apiserver_dropped_requests_total. */
+export function requestKind(verb: string): RequestKind {
+  return NON_MUTATING_VERBS.has(verb) ? 'readOnly' : 'mutating';
+}
 
 /**
  * The limit's counts, shared with the metrics: requests in flight by kind, the highest count
@@ -53,7 +58,7 @@ export function withMaxInFlight(limits: InFlightLimits, counts = new InFlightCou
   const inFlight = counts.current;
   return (state, next) => {
     if (isLongRunning(state.info) || state.user?.groups.includes('system:masters')) return next(state);
-    const kind = NON_MUTATING_VERBS.has(state.info.verb) ? 'readOnly' : 'mutating';
+    const kind = requestKind(state.info.verb);
     const limit = kind === 'readOnly' ? limits.maxRequestsInflight : limits.maxMutatingRequestsInflight;
     if (limit <= 0) return next(state);
     if (inFlight[kind] >= limit) {
@@ -72,7 +77,8 @@ export function withMaxInFlight(limits: InFlightLimits, counts = new InFlightCou
   };
 }
 
-function tooManyRequests(res: Response): void {
+/** Upstream's 429 of the in-flight limits and of API Priority and Fairness (http.Error with Retry-After: 1). */
+export function tooManyRequests(res: Response): void {
   res.writeHead(429, {
     'retry-after': RETRY_AFTER_SECONDS,
     'content-type': 'text/plain; charset=utf-8',
