@@ -13,6 +13,7 @@ import type { IssuerDocuments } from './service-account-issuer.js';
 import type { ServerFeatures } from './feature-gates.js';
 import type { DeprecatedRequestRecorder } from './deprecation.js';
 import type { Auditing } from './audit/options.js';
+import type { RequestState } from './filters/chain.js';
 
 /** Upstream's --request-timeout default (1m0s). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -49,6 +50,8 @@ export interface RouterConfig {
   inFlight?: InFlightLimits;
   /** Called on every request to a deprecated API version (sets `apiserver_requested_deprecated_apis`). */
   recordDeprecatedRequest?: DeprecatedRequestRecorder;
+  /** Proxies requests for group versions an APIService sends to another server (false: served here). */
+  aggregator?: { route(state: RequestState): Promise<void> | false };
   /** The audit policy and backends (`--audit-*`); absent: nothing is recorded and the filter is not in the chain. */
   audit?: Auditing;
 }

@@ -1,0 +1,188 @@
+/**
+ * Upstream's autoregister controller with its two sources: an APIService for every built-in
+ * group version this server serves (label `onstart`: created or corrected at start, removed at
+ * start when that version is no longer served), and for every served version of every CRD
+ * (upstream's crdRegistrationController, label `true`: kept in step while the server runs).
+ * An APIService without the label is a user's: it is never changed. The whole desired set is
+ * reconciled in one pass over the cache (a few dozen objects); only differences are written.
+ */
+import type { Obj } from '../../machinery/object.js';
+import { metaOf } from '../../machinery/object.js';
+import { rec, records, str } from '../../machinery/fields.js';
+import { StatusError } from '../../machinery/status.js';
+import type { Registry } from '../../registry/registry.js';
+import type { GenericStore } from '../../registry/generic-store.js';
+import { systemContext } from '../../registry/bootstrap.js';
+import { entryObject } from '../../registry/cache-entry.js';
+import { klog } from '../../machinery/klog.js';
+import { builtinPriorities, CRD_PRIORITY, type APIServicePriority } from './priorities.js';
+
+type Mode = 'onstart' | 'true';
+
+interface Desired {
+  spec: { group: string; version: string; groupPriorityMinimum: number; versionPriority: number };
+  mode: Mode;
+}
+
+/** How long a failed pass waits before the next (a write lost to a concurrent one, a store hiccup). */
+const RETRY_MS = 1000;
+
+export interface AutoRegistration {
+  /** Names of the built-in APIServices (upstream's autoregister-completion waits for them to be Available). */
+  readonly builtin: readonly string[];
+  /** Resolves after the first pass (the `onstart` removals happen only in it). */
+  readonly synced: Promise<void>;
+  stop(): void;
+}
+
+/** The automanaged label's key: `kube-aggregator.kubernetes.io/automanaged` under the brand's names. */
+export function automanagedLabel(registry: Registry): string {
+  return `${registry.brand.word}-aggregator.${registry.brand.labelDomain}/automanaged`;
+}
+
+/** APIService name of a group version: `<version>.<group>` (core: `v1.`). */
+export const apiServiceName = (group: string, version: string): string => `${version}.${group}`;
+
+function desiredOf(group: string, version: string, p: APIServicePriority, mode: Mode): Desired {
+  return { spec: { group, version, groupPriorityMinimum: p.groupPriorityMinimum, versionPriority: p.versionPriority }, mode };
+}
+
+/** Starts registering; call before CRDs are served, so only built-in groups count as built-in. */
+export function startAutoRegistration(registry: Registry, apiServices: GenericStore, crds: GenericStore): AutoRegistration {
+  const label = automanagedLabel(registry);
+  const priorities = builtinPriorities(registry.brand);
+  const onStart = new Map<string, Desired>();
+  for (const g of registry.groups) {
+    for (const v of g.versions) {
+      const p = priorities.get(`${g.group}/${v}`);
+      if (p !== undefined) onStart.set(apiServiceName(g.group, v), desiredOf(g.group, v, p, 'onstart'));
+    }
+  }
+  const apiServiceCache = apiServices.cache;
+  const crdCache = crds.cache;
+  if (apiServiceCache === undefined || crdCache === undefined) throw new Error('apiservices and customresourcedefinitions need their watch caches');
+
+  /** Every served version of every CRD, as upstream's crdRegistrationController registers them. */
+  function crdDesired(): Map<string, Desired> {
+    const out = new Map<string, Desired>();
+    for (const entry of crdCache?.list() ?? []) {
+      const spec = rec(entryObject(entry).spec);
+      const group = str(spec.group);
+      for (const v of records(spec.versions)) {
+        if (v.served !== true) continue;
+        const name = apiServiceName(group, str(v.name));
+        if (!onStart.has(name)) out.set(name, desiredOf(group, str(v.name), CRD_PRIORITY, 'true'));
+      }
+    }
+    return out;
+  }
+
+  let first = true;
+  let running = false;
+  let again = false;
+  let stopped = false;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let resolveSynced: () => void = () => {};
+  const synced = new Promise<void>((r) => {
+    resolveSynced = r;
+  });
+
+  function trigger(): void {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    void pass().finally(() => {
+      running = false;
+      if (again) {
+        again = false;
+        trigger();
+      }
+    });
+  }
+
+  async function pass(): Promise<void> {
+    try {
+      await reconcile();
+      if (first) {
+        first = false;
+        resolveSynced();
+      }
+    } catch (e) {
+      klog.error(e, 'autoregister: reconciling APIServices failed');
+      if (!stopped && retry === undefined)
+        retry = setTimeout(() => {
+          retry = undefined;
+          trigger();
+        }, RETRY_MS);
+    }
+  }
+
+  async function reconcile(): Promise<void> {
+    const desired = new Map([...crdDesired(), ...onStart]);
+    const existing = new Map<string, Obj>();
+    for (const entry of apiServiceCache?.list() ?? []) {
+      const obj = entryObject(entry);
+      existing.set(metaOf(obj).name ?? '', obj);
+    }
+    const ctx = systemContext(registry);
+    for (const [name, d] of desired) {
+      const current = existing.get(name);
+      if (current === undefined) {
+        await ignore(409, () =>
+          apiServices.create(
+            ctx,
+            '',
+            { apiVersion: apiServices.info.apiVersion, kind: 'APIService', metadata: { name, labels: { [label]: d.mode } }, spec: { ...d.spec } },
+            { dryRun: false },
+          ),
+        );
+        continue;
+      }
+      // Someone took it over (removed the label): theirs now, as upstream leaves it.
+      if (metaOf(current).labels?.[label] === undefined) continue;
+      if (JSON.stringify(rec(current.spec)) === JSON.stringify(d.spec)) continue;
+      await ignore(404, () =>
+        apiServices.guaranteedUpdate(ctx, '', name, (obj) => ({ ...obj, spec: { ...d.spec } }), { dryRun: false, subresource: '' }),
+      );
+    }
+    for (const [name, current] of existing) {
+      if (desired.has(name)) continue;
+      const mode = metaOf(current).labels?.[label];
+      // `onstart` ones go only in the first pass: a group switched off since the last start.
+      if (mode === 'true' || (mode === 'onstart' && first)) await ignore(404, () => apiServices.delete(ctx, '', name, { dryRun: false }));
+    }
+  }
+
+  const unlistenServices = apiServiceCache.listen(() => {
+    trigger();
+    return true;
+  });
+  const unlistenCrds = crdCache.listen(() => {
+    trigger();
+    return true;
+  });
+  trigger();
+  return {
+    builtin: [...onStart.keys()],
+    synced,
+    stop() {
+      stopped = true;
+      unlistenServices();
+      unlistenCrds();
+      if (retry !== undefined) clearTimeout(retry);
+      resolveSynced();
+    },
+  };
+}
+
+/** Runs write, treating a StatusError with the given code (a concurrent writer got there first) as done. */
+async function ignore(code: number, write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+  } catch (e) {
+    if (!(e instanceof StatusError && e.code === code)) throw e;
+  }
+}
