@@ -61,19 +61,22 @@ export class APIServiceTable {
   }
 
   private put(view: APIServiceView): void {
-    this.remove(view.name);
+    const old = this.byName.get(view.name);
+    // What the last check fetched stays while the APIService points at the same server.
+    this.remove(view.name, JSON.stringify(old?.service) !== JSON.stringify(view.service));
     this.byName.set(view.name, view);
     if (view.service) this.remote.set(`${view.group}/${view.version}`, view);
     this.generation++;
   }
 
-  private remove(name: string): void {
+  private remove(name: string, forgetFetched = true): void {
     const old = this.byName.get(name);
     if (old === undefined) return;
     this.byName.delete(name);
     const key = `${old.group}/${old.version}`;
     if (this.remote.get(key)?.name === name) this.remote.delete(key);
-    if (this.fetched.delete(name) || old.service) this.generation++;
+    if (forgetFetched) this.fetched.delete(name);
+    this.generation++;
   }
 
   get(name: string): APIServiceView | undefined {
