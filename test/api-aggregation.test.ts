@@ -94,7 +94,12 @@ function wardleServer(certPem: string, keyPem: string, requestHeaderCaPem: strin
       return; // stays open: the watch ends when the client goes
     }
     if (url.pathname === collection) {
-      return json(200, { apiVersion: `${GROUP}/${VERSION}`, kind: 'FlunderList', metadata: { resourceVersion: '1' }, items: [flunder('alpha'), flunder('beta')] });
+      return json(200, {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'FlunderList',
+        metadata: { resourceVersion: '1' },
+        items: [flunder('alpha'), flunder('beta')],
+      });
     }
     const named = /^\/apis\/wardle\.example\.com\/v1alpha1\/namespaces\/wardle\/flunders\/([a-z]+)$/.exec(url.pathname);
     if (named && (named[1] === 'alpha' || named[1] === 'beta')) return json(200, flunder(named[1]));
@@ -110,7 +115,8 @@ describe('API aggregation', () => {
   let port: number;
   const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
     request(ws.cluster, method, path, { ...(body === undefined ? {} : { body: body as object }), ...(headers ? { headers } : {}) });
-  const available = async () => (await call('GET', `${APISERVICES}/${APISERVICE}`)).json?.status?.conditions?.find((c: { type: string }) => c.type === 'Available');
+  const available = async () =>
+    (await call('GET', `${APISERVICES}/${APISERVICE}`)).json?.status?.conditions?.find((c: { type: string }) => c.type === 'Available');
 
   before(async () => {
     // The aggregated server trusts the request-header CA orch publishes, as a real one reads it.
@@ -167,7 +173,11 @@ describe('API aggregation', () => {
   it('lists the group in discovery, legacy and aggregated', async () => {
     const apis = assertOk(await call('GET', '/apis'));
     const wardle = apis.groups.find((g: { name: string }) => g.name === GROUP);
-    assert.deepEqual(wardle, { name: GROUP, versions: [{ groupVersion: `${GROUP}/${VERSION}`, version: VERSION }], preferredVersion: { groupVersion: `${GROUP}/${VERSION}`, version: VERSION } });
+    assert.deepEqual(wardle, {
+      name: GROUP,
+      versions: [{ groupVersion: `${GROUP}/${VERSION}`, version: VERSION }],
+      preferredVersion: { groupVersion: `${GROUP}/${VERSION}`, version: VERSION },
+    });
     assert.equal(assertOk(await call('GET', `/apis/${GROUP}`)).kind, 'APIGroup');
     const aggregated = await call('GET', '/apis', undefined, { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' });
     const item = aggregated.json.items.find((i: { metadata: { name: string } }) => i.metadata.name === GROUP);
@@ -244,10 +254,7 @@ describe('API aggregation', () => {
       r.stderr,
       /Error from server \(Forbidden\): flunders\.wardle\.example\.com is forbidden: User "mallory" cannot list resource "flunders" in API group "wardle\.example\.com" in the namespace "wardle"/,
     );
-    assert.equal(
-      seen.filter((s) => s.user === 'mallory').length,
-      0,
-    );
+    assert.equal(seen.filter((s) => s.user === 'mallory').length, 0);
   });
 
   it('a watch streams through as the server writes it', async () => {
@@ -265,9 +272,10 @@ describe('API aggregation', () => {
     assert.deepEqual(apps.spec, { group: 'apps', version: 'v1', groupPriorityMinimum: 17800, versionPriority: 15 });
     assert.equal(apps.metadata.labels['kube-aggregator.kubernetes.io/automanaged'], 'onstart');
     const core = assertOk(await call('GET', `${APISERVICES}/v1.`));
-    assert.deepEqual(core.status.conditions.map((c: Record<string, string>) => [c.type, c.status, c.reason, c.message]), [
-      ['Available', 'True', 'Local', 'Local APIServices are always available'],
-    ]);
+    assert.deepEqual(
+      core.status.conditions.map((c: Record<string, string>) => [c.type, c.status, c.reason, c.message]),
+      [['Available', 'True', 'Local', 'Local APIServices are always available']],
+    );
     const table = parseTable(await kubectl.ok(['get', 'apiservices']));
     assert.deepEqual(rowNamed(table.rows, 'v1.apps')?.slice(1, 3), ['Local', 'True']);
     assert.deepEqual(rowNamed(table.rows, 'v1.rbac.authorization.k8s.io')?.slice(1, 3), ['Local', 'True']);
@@ -314,7 +322,10 @@ describe('API aggregation', () => {
       spec: { group: 'right.example.com', version: 'v1', service: { namespace: 'x', name: 'y' }, groupPriorityMinimum: 0, versionPriority: 10 },
     });
     assert.equal(r.status, 422);
-    assert.match(r.json.message, /metadata\.name: Invalid value: "v1\.wrong\.example\.com": must be `spec\.version\+"\."\+spec\.group`: "v1\.right\.example\.com"/);
+    assert.match(
+      r.json.message,
+      /metadata\.name: Invalid value: "v1\.wrong\.example\.com": must be `spec\.version\+"\."\+spec\.group`: "v1\.right\.example\.com"/,
+    );
     assert.match(r.json.message, /spec\.groupPriorityMinimum: Invalid value: 0: must be positive and less than 20000/);
   });
 
@@ -323,13 +334,21 @@ describe('API aggregation', () => {
     await new Promise((r) => server.close(r));
     // A change of the APIService is checked at once (else within upstream's 30 s resync).
     assertOk(
-      await call('PATCH', `${APISERVICES}/${APISERVICE}`, { metadata: { annotations: { touched: 'now' } } }, { 'content-type': 'application/merge-patch+json' }),
+      await call(
+        'PATCH',
+        `${APISERVICES}/${APISERVICE}`,
+        { metadata: { annotations: { touched: 'now' } } },
+        { 'content-type': 'application/merge-patch+json' },
+      ),
     );
     assert.ok(await eventually(async () => (await available())?.status === 'False', 15_000), JSON.stringify(await available()));
     const condition = await available();
     assert.equal(condition.reason, 'FailedDiscoveryCheck');
     const url = `https://localhost:${port}/apis/${GROUP}/${VERSION}`;
-    assert.match(condition.message, new RegExp(`^failing or missing response from ${url}: Get "${url}": dial tcp (127\\.0\\.0\\.1|\\[::1\\]):${port}: connect: connection refused$`));
+    assert.match(
+      condition.message,
+      new RegExp(`^failing or missing response from ${url}: Get "${url}": dial tcp (127\\.0\\.0\\.1|\\[::1\\]):${port}: connect: connection refused$`),
+    );
     const r = await call('GET', `/apis/${GROUP}/${VERSION}/namespaces/${NAMESPACE}/flunders`);
     assert.equal(r.status, 503);
     assert.equal(r.text, 'service unavailable\n');

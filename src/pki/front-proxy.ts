@@ -28,7 +28,9 @@ export async function ensureFrontProxyCertificates(certDir: string): Promise<Fro
     clientCert: join(certDir, `${FRONT_PROXY_CLIENT_NAME}.crt`),
     clientKey: join(certDir, `${FRONT_PROXY_CLIENT_NAME}.key`),
   };
-  const [caCertPem, caKeyPem, clientCertPem, clientKeyPem] = await Promise.all([paths.caCert, paths.caKey, paths.clientCert, paths.clientKey].map(readIfExists));
+  const [caCertPem, caKeyPem, clientCertPem, clientKeyPem] = await Promise.all(
+    [paths.caCert, paths.caKey, paths.clientCert, paths.clientKey].map(readIfExists),
+  );
   const caFix = `replace ${paths.caCert} and ${paths.caKey} with a valid pair, or delete them and ${paths.clientCert} to have new ones created`;
   const ca = caCertPem && caKeyPem ? checkPair(paths.caCert, caCertPem, paths.caKey, caKeyPem, caFix) : undefined;
   if (ca && clientCertPem && clientKeyPem) {

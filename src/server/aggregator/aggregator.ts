@@ -43,7 +43,8 @@ export function startAggregator(registry: Registry, opts: AggregatorOptions = {}
   const crds = registry.byResource(registry.brand.group('apiextensions', true), 'customresourcedefinitions');
   const services = registry.byResource('', 'services');
   const endpoints = registry.byResource('', 'endpoints');
-  if (!apiServices?.cache || !crds || !services?.cache || !endpoints?.cache) throw new Error('the aggregator needs apiservices, customresourcedefinitions, services and endpoints');
+  if (!apiServices?.cache || !crds || !services?.cache || !endpoints?.cache)
+    throw new Error('the aggregator needs apiservices, customresourcedefinitions, services and endpoints');
   const lookup: CoreLookup = async (resource, namespace, name) => {
     const store = resource === 'services' ? services : endpoints;
     try {

@@ -144,9 +144,7 @@ export function startAutoRegistration(registry: Registry, apiServices: GenericSt
       // Someone took it over (removed the label): theirs now, as upstream leaves it.
       if (metaOf(current).labels?.[label] === undefined) continue;
       if (JSON.stringify(rec(current.spec)) === JSON.stringify(d.spec)) continue;
-      await ignore(404, () =>
-        apiServices.guaranteedUpdate(ctx, '', name, (obj) => ({ ...obj, spec: { ...d.spec } }), { dryRun: false, subresource: '' }),
-      );
+      await ignore(404, () => apiServices.guaranteedUpdate(ctx, '', name, (obj) => ({ ...obj, spec: { ...d.spec } }), { dryRun: false, subresource: '' }));
     }
     for (const [name, current] of existing) {
       if (desired.has(name)) continue;

@@ -141,7 +141,11 @@ export function startAvailabilityController(o: AvailabilityOptions): Availabilit
       const active = records(endpoints.subsets).some((sub) => list(sub.addresses).length > 0 && records(sub.ports).some((p) => str(p.name) === portName));
       if (!active) {
         return {
-          condition: { status: 'False', reason: 'MissingEndpoints', message: `endpoints for ${where} have no addresses with port name ${JSON.stringify(portName)}` },
+          condition: {
+            status: 'False',
+            reason: 'MissingEndpoints',
+            message: `endpoints for ${where} have no addresses with port name ${JSON.stringify(portName)}`,
+          },
         };
       }
     }
@@ -172,7 +176,12 @@ export function startAvailabilityController(o: AvailabilityOptions): Availabilit
       const failed = (why: string) => finish({ error: `failing or missing response from ${href}: ${why}` });
       const req = https.request(
         url,
-        { ...backend.tls, agent: backend.agent, method: 'GET', headers: { accept: 'application/json', ...identityHeaders({ name: 'system:kube-aggregator', groups: ['system:masters'] }) } },
+        {
+          ...backend.tls,
+          agent: backend.agent,
+          method: 'GET',
+          headers: { accept: 'application/json', ...identityHeaders({ name: 'system:kube-aggregator', groups: ['system:masters'] }) },
+        },
         (res) => {
           const status = res.statusCode ?? 0;
           if (status < 200 || status >= 300) {

@@ -18,7 +18,17 @@ import type { ResourceRequest } from './resource-request.js';
 
 const STREAMING = new Set(['exec', 'attach', 'portforward']);
 /** Hop-by-hop headers (RFC 7230) and the client's own credentials are not forwarded. */
-export const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'authorization']);
+export const NOT_FORWARDED = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+  'authorization',
+]);
 
 function plainError(message: string): StatusError {
   return new StatusError(500, '', message);
