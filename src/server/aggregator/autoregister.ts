@@ -128,30 +128,31 @@ export function startAutoRegistration(registry: Registry, apiServices: GenericSt
       existing.set(metaOf(obj).name ?? '', obj);
     }
     const ctx = systemContext(registry);
+    // The writes of one pass are independent: issued together, they share the store's commits.
+    const writes: Promise<void>[] = [];
     for (const [name, d] of desired) {
       const current = existing.get(name);
       if (current === undefined) {
-        await ignore(409, () =>
-          apiServices.create(
-            ctx,
-            '',
-            { apiVersion: apiServices.info.apiVersion, kind: 'APIService', metadata: { name, labels: { [label]: d.mode } }, spec: { ...d.spec } },
-            { dryRun: false },
-          ),
-        );
+        const obj = { apiVersion: apiServices.info.apiVersion, kind: 'APIService', metadata: { name, labels: { [label]: d.mode } }, spec: { ...d.spec } };
+        writes.push(ignore(409, () => apiServices.create(ctx, '', obj, { dryRun: false })));
         continue;
       }
       // Someone took it over (removed the label): theirs now, as upstream leaves it.
       if (metaOf(current).labels?.[label] === undefined) continue;
       if (JSON.stringify(rec(current.spec)) === JSON.stringify(d.spec)) continue;
-      await ignore(404, () => apiServices.guaranteedUpdate(ctx, '', name, (obj) => ({ ...obj, spec: { ...d.spec } }), { dryRun: false, subresource: '' }));
+      writes.push(
+        ignore(404, () => apiServices.guaranteedUpdate(ctx, '', name, (obj) => ({ ...obj, spec: { ...d.spec } }), { dryRun: false, subresource: '' })),
+      );
     }
     for (const [name, current] of existing) {
       if (desired.has(name)) continue;
       const mode = metaOf(current).labels?.[label];
       // `onstart` ones go only in the first pass: a group switched off since the last start.
-      if (mode === 'true' || (mode === 'onstart' && first)) await ignore(404, () => apiServices.delete(ctx, '', name, { dryRun: false }));
+      if (mode === 'true' || (mode === 'onstart' && first)) writes.push(ignore(404, () => apiServices.delete(ctx, '', name, { dryRun: false })));
     }
+    // Every write settles before a failure is reported, so the retry starts from a quiet store.
+    const failed = (await Promise.allSettled(writes)).find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   const unlistenServices = apiServiceCache.listen(() => {
