@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import WebSocket, { WebSocketServer } from 'ws';
 import { ensureCertificates } from '../src/pki/certificates.js';
 import { eventually, request } from './helpers/cluster.js';
 import { assertOk } from './helpers/invalid.js';
@@ -126,6 +127,11 @@ describe('API aggregation', () => {
     assert.equal(authn.data['requestheader-allowed-names'], '["front-proxy-client"]');
     const pki = await ensureCertificates(join(ws.dir, 'wardle-pki'), { hosts: ['localhost', `api.${NAMESPACE}.svc`], ips: ['127.0.0.1'] });
     server = wardleServer(pki.serverCertPem, pki.serverKeyPem, requestHeaderCa, seen);
+    // A watch over WebSocket: the server greets with one event, naming who orch says is calling.
+    const wss = new WebSocketServer({ server });
+    wss.on('connection', (socket, req) => {
+      socket.send(JSON.stringify({ type: 'ADDED', object: flunder('alpha'), caller: headerValues(req, 'x-remote-user')[0] }));
+    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     port = (server.address() as AddressInfo).port;
     assertOk(await call('POST', '/api/v1/namespaces', { metadata: { name: NAMESPACE } }), 201);
@@ -264,6 +270,25 @@ describe('API aggregation', () => {
       assert.match(line, /ADDED\s+alpha/);
     } finally {
       await watch.stop();
+    }
+  });
+
+  it('a watch over WebSocket is upgraded by the aggregated server and piped through', async () => {
+    const url = new URL(`/apis/${GROUP}/${VERSION}/namespaces/${NAMESPACE}/flunders?watch=true`, ws.cluster.url);
+    url.protocol = 'wss:';
+    const socket = new WebSocket(url, ['base64.binary.k8s.io'], { ca: ws.cluster.caPem, cert: ws.cluster.adminCertPem, key: ws.cluster.adminKeyPem });
+    try {
+      const first = await new Promise<string>((resolve, reject) => {
+        socket.once('message', (data) => resolve(String(data)));
+        socket.once('error', reject);
+        socket.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+      });
+      const event = JSON.parse(first);
+      assert.equal(event.type, 'ADDED');
+      assert.equal(event.object.metadata.name, 'alpha');
+      assert.equal(event.caller, 'admin');
+    } finally {
+      socket.terminate();
     }
   });
 
