@@ -206,7 +206,10 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   };
   const hookList = Object.values(hooks);
   // During the livez grace period an unfinished hook still counts as live (upstream).
-  const livezHooks: HealthCheck[] = hookList.map((h) => ({ name: h.name, check: () => (now() - startedAt < opts.livezGracePeriodMs ? undefined : h.check()) }));
+  const livezHooks: HealthCheck[] = [...hookList, autoregisterCompletion].map((h) => ({
+    name: h.name,
+    check: () => (now() - startedAt < opts.livezGracePeriodMs ? undefined : h.check()),
+  }));
   const base: HealthCheck[] = [
     { name: 'ping', check: () => {} },
     { name: 'log', check: () => {} },
@@ -229,7 +232,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     },
   };
   const health = {
-    livez: [...base, ...livezHooks, autoregisterCompletion],
+    livez: [...base, ...livezHooks],
     healthz: [...base, ...hookList, autoregisterCompletion],
     readyz: [...base, ...hookList, autoregisterCompletion, shutdownCheck],
   };
