@@ -62,16 +62,35 @@ export function startAutoRegistration(registry: Registry, apiServices: GenericSt
   const crdCache = crds.cache;
   if (apiServiceCache === undefined || crdCache === undefined) throw new Error('apiservices and customresourcedefinitions need their watch caches');
 
+  /**
+   * The APIServices each CRD asks for (its served versions), by the CRD's key: kept from the
+   * CRD cache's events, one CRD at a time, so that a CRD's status writes cost one small parse
+   * and no pass (CRDs can be large, and many).
+   */
+  const byCrd = new Map<string, string[]>();
+  const crdVersionsOf = (crd: Obj): string[] => {
+    const spec = rec(crd.spec);
+    const group = str(spec.group);
+    return records(spec.versions)
+      .filter((v) => v.served === true)
+      .map((v) => `${group}/${str(v.name)}`)
+      .sort();
+  };
+  const loadCrds = (): void => {
+    byCrd.clear();
+    for (const entry of crdCache.list()) byCrd.set(entry.key, crdVersionsOf(entryObject(entry)));
+  };
+  loadCrds();
+
   /** Every served version of every CRD, as upstream's crdRegistrationController registers them. */
   function crdDesired(): Map<string, Desired> {
     const out = new Map<string, Desired>();
-    for (const entry of crdCache?.list() ?? []) {
-      const spec = rec(entryObject(entry).spec);
-      const group = str(spec.group);
-      for (const v of records(spec.versions)) {
-        if (v.served !== true) continue;
-        const name = apiServiceName(group, str(v.name));
-        if (!onStart.has(name)) out.set(name, desiredOf(group, str(v.name), CRD_PRIORITY, 'true'));
+    for (const gvs of byCrd.values()) {
+      for (const gv of gvs) {
+        const slash = gv.lastIndexOf('/');
+        const [group, version] = [gv.slice(0, slash), gv.slice(slash + 1)];
+        const name = apiServiceName(group, version);
+        if (!onStart.has(name)) out.set(name, desiredOf(group, version, CRD_PRIORITY, 'true'));
       }
     }
     return out;
@@ -155,13 +174,26 @@ export function startAutoRegistration(registry: Registry, apiServices: GenericSt
     if (failed) throw failed.reason;
   }
 
-  const unlistenServices = apiServiceCache.listen(() => {
-    trigger();
+  // Status writes (the availability checks') change nothing registration looks at.
+  const registrationOf = (json: Buffer | undefined): string => {
+    if (json === undefined) return '';
+    const obj = JSON.parse(json.toString('utf8')) as Obj;
+    return JSON.stringify([metaOf(obj).labels?.[label], obj.spec]);
+  };
+  const unlistenServices = apiServiceCache.listen((event) => {
+    if (event.type !== 'MODIFIED' || registrationOf(event.entry.json) !== registrationOf(event.prev?.json)) trigger();
     return true;
   });
-  const unlistenCrds = crdCache.listen(() => {
-    trigger();
+  const unlistenCrds = crdCache.listen((event) => {
+    const before = byCrd.get(event.entry.key);
+    if (event.type === 'DELETED') byCrd.delete(event.entry.key);
+    else byCrd.set(event.entry.key, crdVersionsOf(entryObject(event.entry)));
+    if (JSON.stringify(before) !== JSON.stringify(byCrd.get(event.entry.key))) trigger();
     return true;
+  });
+  const unrelistCrds = crdCache.onRelist(() => {
+    loadCrds();
+    trigger();
   });
   trigger();
   return {
@@ -171,6 +203,7 @@ export function startAutoRegistration(registry: Registry, apiServices: GenericSt
       stopped = true;
       unlistenServices();
       unlistenCrds();
+      unrelistCrds();
       if (retry !== undefined) clearTimeout(retry);
       resolveSynced();
     },

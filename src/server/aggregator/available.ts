@@ -245,25 +245,24 @@ export function startAvailabilityController(o: AvailabilityOptions): Availabilit
     }
   }
 
-  /** APIServices served by the Service (or Endpoints) at namespace/name. */
-  function referencing(entryJson: Buffer): string[] {
-    const meta = rec(rec(JSON.parse(entryJson.toString('utf8'))).metadata);
-    const namespace = str(meta.namespace);
-    const name = str(meta.name);
-    return o.table
-      .all()
-      .filter((v) => v.service?.namespace === namespace && v.service.name === name)
-      .map((v) => v.name);
+  /** APIServices served by the Service (or Endpoints) stored at key (`<prefix><namespace>/<name>`): read from the key, never parsed. */
+  function referencing(key: string): string[] {
+    const remote = o.table.all().filter((v) => v.service !== undefined);
+    if (remote.length === 0) return [];
+    const slash = key.lastIndexOf('/');
+    const name = key.slice(slash + 1);
+    const namespace = key.slice(key.lastIndexOf('/', slash - 1) + 1, slash);
+    return remote.filter((v) => v.service?.namespace === namespace && v.service.name === name).map((v) => v.name);
   }
 
   const unlisten = [
     o.table.onChange(enqueue),
     o.services.listen((e) => {
-      for (const n of referencing(e.entry.json)) enqueue(n);
+      for (const n of referencing(e.entry.key)) enqueue(n);
       return true;
     }),
     o.endpoints.listen((e) => {
-      for (const n of referencing(e.entry.json)) enqueue(n);
+      for (const n of referencing(e.entry.key)) enqueue(n);
       return true;
     }),
   ];
