@@ -324,8 +324,13 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   hooks.apiextensionsControllers.done();
   await crdController.synced;
   hooks.crdInformerSynced.done();
-  // Ready once every built-in APIService is Available (autoregister-completion).
-  await aggregator.registered;
+  // Ready once every built-in APIService is Available (autoregister-completion); a store that
+  // cannot take them (full) fails the start, as the other start-up writes do.
+  const started = aggregator;
+  await started.registered.catch((e: unknown) => {
+    started.stop();
+    throw e;
+  });
 
   let stopped: Promise<void> | undefined;
   return {

@@ -25,7 +25,10 @@ export interface Aggregator {
   readonly remote: { readonly generation: number; groupVersions(): RemoteGroupVersion[] };
   /** Upstream's `autoregister-completion` check: every built-in APIService seen Available once. */
   readonly completion: HealthCheck;
-  /** Resolves once every built-in APIService has been seen Available (what readiness waits for). */
+  /**
+   * Resolves once every built-in APIService has been seen Available (what readiness waits for);
+   * rejects when the first registration pass cannot write them.
+   */
   readonly registered: Promise<void>;
   stop(): void;
 }
@@ -74,7 +77,7 @@ export function startAggregator(registry: Registry, opts: AggregatorOptions = {}
     return pending.size === 0 || stopped;
   };
   let stopWaiting = () => {};
-  const registered = new Promise<void>((resolve) => {
+  const available = new Promise<void>((resolve) => {
     if (settle()) return resolve();
     const off = table.onChange(() => {
       if (!settle()) return;
@@ -86,6 +89,7 @@ export function startAggregator(registry: Registry, opts: AggregatorOptions = {}
       resolve();
     };
   });
+  const registered = autoregistration.synced.then(() => available);
   return {
     route(state) {
       const view = table.remoteFor(state.path);

@@ -30,7 +30,11 @@ const RETRY_MS = 1000;
 export interface AutoRegistration {
   /** Names of the built-in APIServices (upstream's autoregister-completion waits for them to be Available). */
   readonly builtin: readonly string[];
-  /** Resolves after the first pass (the `onstart` removals happen only in it). */
+  /**
+   * Settles after the first pass (the `onstart` removals happen only in it): rejects with its
+   * error when it fails, so that a server that cannot write its APIServices (a full store) says
+   * so at start instead of never becoming ready. Later passes are retried.
+   */
   readonly synced: Promise<void>;
   stop(): void;
 }
@@ -102,9 +106,13 @@ export function startAutoRegistration(registry: Registry, apiServices: GenericSt
   let stopped = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
   let resolveSynced: () => void = () => {};
-  const synced = new Promise<void>((r) => {
-    resolveSynced = r;
+  let rejectSynced: (e: unknown) => void = () => {};
+  const synced = new Promise<void>((resolve, reject) => {
+    resolveSynced = resolve;
+    rejectSynced = reject;
   });
+  // Awaited by start-up only; a rejection nobody awaits must not crash the process.
+  synced.catch(() => {});
 
   function trigger(): void {
     if (stopped) return;
@@ -130,6 +138,7 @@ export function startAutoRegistration(registry: Registry, apiServices: GenericSt
         resolveSynced();
       }
     } catch (e) {
+      if (first) rejectSynced(e);
       klog.error(e, 'autoregister: reconciling APIServices failed');
       if (!stopped && retry === undefined)
         retry = setTimeout(() => {

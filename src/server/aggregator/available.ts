@@ -89,7 +89,11 @@ export function startAvailabilityController(o: AvailabilityOptions): Availabilit
       queue.delete(name);
       running.add(name);
       void sync(name)
-        .catch((e: unknown) => klog.error(e, 'APIService availability check failed', { name }))
+        .catch((e: unknown) => {
+          // A status write lost (a store hiccup): checked again shortly, as upstream requeues.
+          klog.error(e, 'APIService availability check failed', { name });
+          retryLater(name);
+        })
         .finally(() => {
           running.delete(name);
           if (rerun.delete(name)) queue.add(name);
