@@ -90,14 +90,20 @@ function forward(state: RequestState, url: URL, headers: Record<string, string |
     });
     upstream.on('error', (err) => {
       clearTimeout(dialTimer);
-      if (res.headersSent) res.destroy();
-      else proxyError(state, 503, dialError(err, url));
+      // After the client left there is no one to answer.
+      if (!clientGone) {
+        if (res.headersSent) res.destroy();
+        else proxyError(state, 503, dialError(err, url));
+      }
       finished = true;
       resolve();
     });
     // The client went away: so does the backend request (a watch ends on both sides).
+    let clientGone = false;
     res.on('close', () => {
-      if (!finished) upstream.destroy();
+      if (finished) return;
+      clientGone = true;
+      upstream.destroy();
     });
     req.pipe(upstream);
   });
