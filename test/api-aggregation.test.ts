@@ -380,6 +380,13 @@ describe('API aggregation', () => {
     const k = await kubectl.run(['get', `flunders.${VERSION}.${GROUP}`, '-n', NAMESPACE]);
     assert.notEqual(k.code, 0);
     assert.match(k.stderr, /the server is currently unable to handle the request/);
+    const metrics = (await call('GET', '/metrics')).text;
+    assert.match(metrics, new RegExp(`^aggregator_unavailable_apiservice\\{name="${APISERVICE.replace(/\./g, '\\.')}"\\} 1$`, 'm'));
+    assert.match(metrics, /^aggregator_unavailable_apiservice\{name="v1\.apps"\} 0$/m);
+    assert.match(
+      metrics,
+      new RegExp(`^aggregator_unavailable_apiservice_total\\{name="${APISERVICE.replace(/\./g, '\\.')}",reason="FailedDiscoveryCheck"\\} 1$`, 'm'),
+    );
     // The group stays in the legacy discovery list; its aggregated entry says it is stale.
     const aggregated = await call('GET', '/apis', undefined, { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' });
     assert.equal(aggregated.json.items.find((i: { metadata: { name: string } }) => i.metadata.name === GROUP).versions[0].freshness, 'Stale');

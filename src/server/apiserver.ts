@@ -42,6 +42,7 @@ import { SERVED_RELEASE, versionInfo } from './version.js';
 import { startCrdController } from './crd/controller.js';
 import { type Aggregator, startAggregator } from './aggregator/aggregator.js';
 import type { ProxyClientCertificate } from './aggregator/backend.js';
+import { availabilityMetrics } from './aggregator/metrics.js';
 import { type AuditSettings, buildAuditing } from './audit/options.js';
 import { type AuditMetrics, registerAuditMetrics } from './audit/backend.js';
 import { auditingServerStarted } from './audit/capture.js';
@@ -314,7 +315,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   // The aggregator's caches started with the others. It starts before CRDs are served, so that
   // only built-in group versions count as built-in.
   hooks.aggregatorInformers.done();
-  aggregator = startAggregator(registry, { proxyClient: opts.proxyClient, resyncMs: opts.apiServiceResyncMs });
+  aggregator = startAggregator(registry, {
+    proxyClient: opts.proxyClient,
+    resyncMs: opts.apiServiceResyncMs,
+    metrics: metrics ? availabilityMetrics(metrics.registry) : undefined,
+  });
   hooks.apiServiceRegistration.done();
   hooks.apiServiceAvailable.done();
   hooks.autoregistration.done();

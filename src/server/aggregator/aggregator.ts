@@ -14,6 +14,7 @@ import { BackendTransport, type ProxyClientCertificate } from './backend.js';
 import { startAutoRegistration } from './autoregister.js';
 import { startAvailabilityController } from './available.js';
 import { proxyToAPIService } from './proxy.js';
+import type { AvailabilityMetrics } from './metrics.js';
 
 /** Services and endpoints as the cache has them: a check never waits for the store. */
 const CACHED: ReadPlan = { kind: 'any' };
@@ -38,6 +39,8 @@ export interface AggregatorOptions {
   proxyClient?: ProxyClientCertificate;
   /** How often every remote APIService is checked again (upstream 30 s). */
   resyncMs?: number;
+  /** Where the availability checks are counted (the server's metrics, when it has them). */
+  metrics?: AvailabilityMetrics;
 }
 
 /** Starts the aggregator's controllers over the registry; call before CRDs are served. */
@@ -69,6 +72,7 @@ export function startAggregator(registry: Registry, opts: AggregatorOptions = {}
     services: services.cache,
     endpoints: endpoints.cache,
     resyncMs: opts.resyncMs,
+    metrics: opts.metrics,
   });
   const pending = new Set(autoregistration.builtin);
   let stopped = false;

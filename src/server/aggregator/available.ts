@@ -25,6 +25,7 @@ import { type APIServiceView, discoveryPath } from './apiservice.js';
 import type { APIServiceTable } from './table.js';
 import { type BackendTransport, goTransportError } from './backend.js';
 import { identityHeaders } from './identity-headers.js';
+import type { AvailabilityMetrics } from './metrics.js';
 
 export interface Condition {
   status: 'True' | 'False' | 'Unknown';
@@ -57,6 +58,7 @@ export interface AvailabilityOptions {
   services: Cacher;
   endpoints: Cacher;
   resyncMs?: number;
+  metrics?: AvailabilityMetrics;
 }
 
 export interface AvailabilityController {
@@ -123,6 +125,7 @@ export function startAvailabilityController(o: AvailabilityOptions): Availabilit
       return;
     }
     const outcome = await check(view);
+    o.metrics?.checked(name, outcome.condition.status === 'True', view.available, outcome.condition.reason);
     if (view.service) o.table.recordDiscovery(name, outcome.resources);
     if (outcome.condition.status === 'True') failures.delete(name);
     else retryLater(name);
