@@ -301,6 +301,21 @@ describe('API aggregation', () => {
       core.status.conditions.map((c: Record<string, string>) => [c.type, c.status, c.reason, c.message]),
       [['Available', 'True', 'Local', 'Local APIServices are always available']],
     );
+    // Deleted or edited, an automanaged one is put back as the server wants it.
+    assertOk(await call('DELETE', `${APISERVICES}/v1.apps`));
+    assertOk(await call('PATCH', `${APISERVICES}/v1.batch`, { spec: { versionPriority: 1 } }, { 'content-type': 'application/merge-patch+json' }));
+    assert.ok(
+      await eventually(async () => {
+        const [a, b] = await Promise.all([call('GET', `${APISERVICES}/v1.apps`), call('GET', `${APISERVICES}/v1.batch`)]);
+        return (
+          a.status === 200 &&
+          a.json.metadata.uid !== apps.metadata.uid &&
+          a.json.status?.conditions?.[0]?.status === 'True' &&
+          b.json.spec.versionPriority === 15
+        );
+      }),
+      'not restored',
+    );
     const table = parseTable(await kubectl.ok(['get', 'apiservices']));
     assert.deepEqual(rowNamed(table.rows, 'v1.apps')?.slice(1, 3), ['Local', 'True']);
     assert.deepEqual(rowNamed(table.rows, 'v1.rbac.authorization.k8s.io')?.slice(1, 3), ['Local', 'True']);
