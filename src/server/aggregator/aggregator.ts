@@ -27,8 +27,8 @@ export interface Aggregator {
   /** Upstream's `autoregister-completion` check: every built-in APIService seen Available once. */
   readonly completion: HealthCheck;
   /**
-   * Resolves once every built-in APIService has been seen Available (what readiness waits for);
-   * rejects when the first registration pass cannot write them.
+   * Resolves once every built-in APIService this server serves itself has been seen Available
+   * (what start-up waits for); rejects when the first registration pass cannot write them.
    */
   readonly registered: Promise<void>;
   stop(): void;
@@ -80,11 +80,14 @@ export function startAggregator(registry: Registry, opts: AggregatorOptions = {}
     for (const name of pending) if (table.get(name)?.available) pending.delete(name);
     return pending.size === 0 || stopped;
   };
+  // Start-up waits for the ones this server makes Available itself; one a user pointed at a
+  // server of theirs is left to the readiness check, as upstream's readyz waits for it.
+  const settledLocally = (): boolean => settle() || [...pending].every((name) => table.get(name)?.service !== undefined);
   let stopWaiting = () => {};
   const available = new Promise<void>((resolve) => {
-    if (settle()) return resolve();
+    if (settledLocally()) return resolve();
     const off = table.onChange(() => {
-      if (!settle()) return;
+      if (!settledLocally()) return;
       off();
       resolve();
     });
