@@ -208,6 +208,11 @@ describe('API aggregation', () => {
       ['alpha', 'beta'],
     );
     assert.match(await kubectl.ok(['get', 'fl', 'beta', '-n', NAMESPACE, '-o', 'jsonpath={.spec.reference}']), /^beta$/);
+    // An older kubectl finds it too.
+    assert.deepEqual(
+      parseTable(await ws.kubectl('1.27').ok(['get', 'flunders', '-n', NAMESPACE])).rows.map((r) => r[0]),
+      ['alpha', 'beta'],
+    );
     const requests = seen.filter((s) => s.path.includes('/flunders'));
     assert.ok(requests.length >= 2, JSON.stringify(seen));
     for (const s of requests) {
