@@ -68,8 +68,8 @@ export function startAutoRegistration(registry: Registry, apiServices: GenericSt
 
   /**
    * The APIServices each CRD asks for (its served versions), by the CRD's key: kept from the
-   * CRD cache's events, one CRD at a time, so that a CRD's status writes cost one small parse
-   * and no pass (CRDs can be large, and many).
+   * CRD cache's events, one CRD at a time, so that a CRD's status write costs one parse of that
+   * CRD and no pass over all of them (CRDs can be large, and many).
    */
   const byCrd = new Map<string, string[]>();
   const crdVersionsOf = (crd: Obj): string[] => {
