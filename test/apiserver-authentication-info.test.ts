@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import https from 'node:https';
 import net from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -80,10 +80,23 @@ describe('extension-apiserver-authentication', () => {
     assert.match(health.text, /\[\+\]poststarthook\/start-cluster-authentication-info-controller ok/);
   });
 
-  test('without an authenticating proxy only client-ca-file is there', async () => {
+  test("without --requestheader-* flags, kubeadm's front proxy is there: the generated front-proxy CA and its header names", async () => {
     const data = assertOk(await request(plain, 'GET', PATH)).data;
-    assert.deepEqual(Object.keys(data), ['client-ca-file']);
+    assert.deepEqual(Object.keys(data).sort(), [
+      'client-ca-file',
+      'requestheader-allowed-names',
+      'requestheader-client-ca-file',
+      'requestheader-extra-headers-prefix',
+      'requestheader-group-headers',
+      'requestheader-username-headers',
+    ]);
     assert.equal(data['client-ca-file'].trim(), plain.caPem.trim());
+    const frontProxyCa = await readFile(join(plain.dataDir, 'pki', 'front-proxy-ca.crt'), 'utf8');
+    assert.equal(data['requestheader-client-ca-file'].trim(), frontProxyCa.trim());
+    assert.equal(data['requestheader-allowed-names'], '["front-proxy-client"]');
+    assert.equal(data['requestheader-username-headers'], '["X-Remote-User"]');
+    assert.equal(data['requestheader-group-headers'], '["X-Remote-Group"]');
+    assert.equal(data['requestheader-extra-headers-prefix'], '["X-Remote-Extra-"]');
   });
 
   test('deleted or edited, it is written again; what a user added to the lists is kept, as upstream combines', async () => {

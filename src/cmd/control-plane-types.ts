@@ -85,8 +85,18 @@ export interface ControlPlaneOptions {
   serviceAccounts?: AuthenticationSettings['serviceAccounts'];
   /** OpenID Connect ID tokens (the `--oidc-*` flags). */
   oidc?: OidcOptions;
-  /** The authenticating proxy (`--requestheader-*`): its CA, allowed CNs and header names. */
+  /**
+   * The authenticating proxy (`--requestheader-*`): its CA, allowed CNs and header names.
+   * Default, when neither this nor `proxyClient` is given: the generated front-proxy CA with
+   * kubeadm's settings (CN `front-proxy-client`, `X-Remote-User`, `X-Remote-Group`, `X-Remote-Extra-`).
+   */
   requestHeader?: RequestHeaderOptions;
+  /**
+   * The client certificate and key (PEM) the aggregator presents to aggregated API servers
+   * (`--proxy-client-cert-file`/`--proxy-client-key-file`). Default, when neither this nor
+   * `requestHeader` is given: front-proxy-client, generated with its CA in the certificate directory.
+   */
+  proxyClient?: { certPem: string; keyPem: string };
   /**
    * Requests without credentials are `system:anonymous` (authorization decides) instead of 401
    * (`--anonymous-auth`). Default true, as upstream; off under AlwaysAllow.

@@ -5,6 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ensureCertificates } from '../pki/certificates.js';
+import { ensureFrontProxyCertificates, FRONT_PROXY_CLIENT_NAME } from '../pki/front-proxy.js';
 import { writeKubeconfig } from '../pki/kubeconfig.js';
 import { DEFAULT_QUOTA_BACKEND_BYTES, NO_SPACE_MESSAGE } from '../storage/limits.js';
 import { brandFor } from '../machinery/brand.js';
@@ -71,10 +72,23 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
   undo.push(() => lock.release());
   const brand = brandFor(opts.kubernetesCompat ?? false);
   const bindAddress = opts.bindAddress ?? '127.0.0.1';
-  const pki = await ensureCertificates(opts.certDir ?? join(dataDir, 'pki'), {
+  const certDir = opts.certDir ?? join(dataDir, 'pki');
+  const pki = await ensureCertificates(certDir, {
     hosts: ['localhost', brand.word === 'kube' ? 'kubernetes' : 'orch', `${brand.word === 'kube' ? 'kubernetes' : 'orch'}.default.svc`],
     ips: ['127.0.0.1', '::1', ...(bindAddress !== '127.0.0.1' && bindAddress !== '0.0.0.0' && bindAddress !== '::' ? [bindAddress] : [])],
   });
+  // Nothing about the proxy configured: kubeadm's front proxy, so aggregated servers trust orch's requests.
+  const frontProxy = opts.requestHeader === undefined && opts.proxyClient === undefined ? await ensureFrontProxyCertificates(certDir) : undefined;
+  const requestHeader =
+    opts.requestHeader ??
+    (frontProxy && {
+      clientCaPem: frontProxy.caCertPem,
+      allowedNames: [FRONT_PROXY_CLIENT_NAME],
+      usernameHeaders: ['X-Remote-User'],
+      groupHeaders: ['X-Remote-Group'],
+      extraHeaderPrefixes: ['X-Remote-Extra-'],
+    });
+  const proxyClient = opts.proxyClient ?? (frontProxy && { certPem: frontProxy.clientCertPem, keyPem: frontProxy.clientKeyPem });
   const serving = {
     certPem: opts.tlsCertPem ?? pki.serverCertPem,
     keyPem: opts.tlsKeyPem ?? pki.serverKeyPem,
@@ -96,7 +110,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     authentication: {
       tokenAuthFile: opts.tokenAuthFile,
       anonymousAuth: anonymousAllowed(opts, authorization),
-      requestHeader: opts.requestHeader,
+      requestHeader,
       enableBootstrapTokenAuth: opts.enableBootstrapTokenAuth,
       webhook: opts.authenticationTokenWebhook,
       serviceAccounts: opts.serviceAccounts,
@@ -120,6 +134,7 @@ async function start(opts: ControlPlaneOptions, undo: (() => unknown)[]): Promis
     metrics: opts.metrics,
     runtimeConfig: opts.runtimeConfig,
     serviceAccountAdmission: opts.serviceAccountAdmission,
+    proxyClient,
   }).catch((err: unknown) => {
     if (err instanceof Error && err.message === NO_SPACE_MESSAGE) {
       // Start-up writes (bootstrap objects) found the store full: only a larger quota lets the

@@ -135,6 +135,11 @@ export function apiServerCommand(name: string, description: string): Command {
     .option('--requestheader-group-headers <headers>', 'request headers holding groups (e.g. X-Remote-Group)', list, [])
     .option('--requestheader-extra-headers-prefix <prefixes>', 'request header prefixes of extra user attributes (e.g. X-Remote-Extra-)', list, [])
     .option(
+      '--proxy-client-cert-file <file>',
+      'client certificate the aggregator presents to aggregated API servers (default without any --requestheader-* flag: front-proxy-client, generated in the certificate directory)',
+    )
+    .option('--proxy-client-key-file <file>', 'private key of --proxy-client-cert-file')
+    .option(
       '--anonymous-auth [bool]',
       'requests without credentials are system:anonymous (authorization decides: the public-info role lets them read /healthz, /livez, /readyz, /version) instead of 401; off under AlwaysAllow',
       goBoolFlag,
@@ -235,6 +240,8 @@ interface ParsedFlags extends LoggingFlags, AuditFlags {
   requestheaderUsernameHeaders: string[];
   requestheaderGroupHeaders: string[];
   requestheaderExtraHeadersPrefix: string[];
+  proxyClientCertFile?: string;
+  proxyClientKeyFile?: string;
   anonymousAuth: boolean;
   authorizationMode?: string[];
   authorizationPolicyFile?: string;
@@ -357,6 +364,7 @@ export function optionsFromFlags(flags: ParsedFlags): ControlPlaneOptions {
           extraHeaderPrefixes: flags.requestheaderExtraHeadersPrefix,
         }
       : undefined,
+    proxyClient: proxyClientFromFlags(flags),
     requestTimeoutMs: flags.requestTimeout,
     minRequestTimeoutSeconds: flags.minRequestTimeout,
     inFlight: { maxRequestsInflight: flags.maxRequestsInflight, maxMutatingRequestsInflight: flags.maxMutatingRequestsInflight },
@@ -400,6 +408,17 @@ function readServingPair(certFile: string, keyFile: string): { certPem: string; 
   const certPem = read(certFile, '--tls-cert-file');
   const keyPem = read(keyFile, '--tls-private-key-file');
   checkPair(certFile, certPem, keyFile, keyPem, 'give --tls-cert-file a PEM certificate and --tls-private-key-file its PEM key');
+  return { certPem, keyPem };
+}
+
+/** The aggregator's client pair: both files or neither, checked to be a certificate and its key. */
+function proxyClientFromFlags(flags: ParsedFlags): ControlPlaneOptions['proxyClient'] {
+  const { proxyClientCertFile: certFile, proxyClientKeyFile: keyFile } = flags;
+  if (certFile === undefined && keyFile === undefined) return undefined;
+  if (certFile === undefined || keyFile === undefined) throw new Error('--proxy-client-cert-file and --proxy-client-key-file must be given together');
+  const certPem = readFileSync(certFile, 'utf8');
+  const keyPem = readFileSync(keyFile, 'utf8');
+  checkPair(certFile, certPem, keyFile, keyPem, 'give --proxy-client-cert-file a PEM certificate and --proxy-client-key-file its PEM key');
   return { certPem, keyPem };
 }
 

@@ -138,12 +138,13 @@ export interface Ca extends Issued {
   privateKey: CryptoKey;
 }
 
-async function createCa(x509: typeof X509): Promise<Ca> {
+/** A new self-signed CA named commonName (default: the cluster CA's name). */
+export async function createCa(x509: typeof X509, commonName = CA_COMMON_NAME): Promise<Ca> {
   const keys = await generateKeys();
   const now = Date.now();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: randomSerial(),
-    name: [{ CN: [CA_COMMON_NAME] }],
+    name: [{ CN: [commonName] }],
     notBefore: new Date(now - BACKDATE_MS),
     notAfter: new Date(now + CA_VALIDITY_MS),
     signingAlgorithm: EC_SIGN,
@@ -273,7 +274,8 @@ function unique(values: string[]): string[] {
   return [...new Set(values.filter((v) => v.length > 0))];
 }
 
-async function readIfExists(path: string): Promise<string | undefined> {
+/** The file's text, or undefined when it does not exist; a PkiFileError when it cannot be read. */
+export async function readIfExists(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, 'utf8');
   } catch (err) {
@@ -282,7 +284,8 @@ async function readIfExists(path: string): Promise<string | undefined> {
   }
 }
 
-async function writeAtomic(path: string, content: string, mode: number): Promise<void> {
+/** Writes a file whole or not at all (write, then rename). */
+export async function writeAtomic(path: string, content: string, mode: number): Promise<void> {
   // Write-then-rename so a concurrent reader sees either no file or a whole one.
   const tmp = `${path}.${process.pid}.tmp`;
   try {

@@ -183,11 +183,14 @@ export function versionPriority(v: string): number[] {
   return [level, Number(m[1]), Number(m[3] ?? 0)];
 }
 
+/** Kube-aware version order, preferred first: GA > beta > alpha, then higher major and minor; others by name. */
+export function compareKubeVersions(a: string, b: string): number {
+  const pa = versionPriority(a);
+  const pb = versionPriority(b);
+  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pb[i] - pa[i];
+  return a.localeCompare(b);
+}
+
 function sortVersions(versions: string[]): string[] {
-  return versions.sort((a, b) => {
-    const pa = versionPriority(a);
-    const pb = versionPriority(b);
-    for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pb[i] - pa[i];
-    return a.localeCompare(b);
-  });
+  return versions.sort(compareKubeVersions);
 }

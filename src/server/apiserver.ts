@@ -40,6 +40,9 @@ import type { ReviewDeps } from '../registry/reviews.js';
 import { listen, type ListenerOptions } from './listener.js';
 import { SERVED_RELEASE, versionInfo } from './version.js';
 import { startCrdController } from './crd/controller.js';
+import { type Aggregator, startAggregator } from './aggregator/aggregator.js';
+import type { ProxyClientCertificate } from './aggregator/backend.js';
+import { availabilityMetrics } from './aggregator/metrics.js';
 import { type AuditSettings, buildAuditing } from './audit/options.js';
 import { type AuditMetrics, registerAuditMetrics } from './audit/backend.js';
 import { auditingServerStarted } from './audit/capture.js';
@@ -103,6 +106,13 @@ export interface ApiServerOptions {
   audit?: AuditSettings;
   /** Where apiserver_audit_event_total and apiserver_audit_error_total are counted (the metrics registry's, once it exists). */
   auditMetrics?: AuditMetrics;
+  /**
+   * The client certificate the aggregator presents to aggregated API servers
+   * (`--proxy-client-cert-file`/`--proxy-client-key-file`); none: it presents none.
+   */
+  proxyClient?: ProxyClientCertificate;
+  /** How often the aggregator checks every remote APIService again (upstream 30 s). */
+  apiServiceResyncMs?: number;
   now?: () => number;
 }
 
@@ -198,10 +208,26 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     apiextensionsInformers: hookCheck('poststarthook/start-apiextensions-informers'),
     apiextensionsControllers: hookCheck('poststarthook/start-apiextensions-controllers'),
     crdInformerSynced: hookCheck('poststarthook/crd-informer-synced'),
+    aggregatorInformers: hookCheck('poststarthook/start-kube-aggregator-informers'),
+    apiServiceRegistration: hookCheck('poststarthook/apiservice-registration-controller'),
+    apiServiceAvailable: hookCheck('poststarthook/apiservice-status-available-controller'),
+    autoregistration: hookCheck('poststarthook/kube-apiserver-autoregistration'),
+  };
+  // Set once the aggregator starts (after the router exists): until then nothing is proxied.
+  let aggregator: Aggregator | undefined;
+  const autoregisterCompletion: HealthCheck = {
+    name: 'autoregister-completion',
+    check: () => {
+      if (aggregator === undefined) throw new Error('missing APIService: the aggregator has not started');
+      return aggregator.completion.check();
+    },
   };
   const hookList = [...Object.values(hooks), ...(apf?.hooks ?? [])];
   // During the livez grace period an unfinished hook still counts as live (upstream).
-  const livezHooks: HealthCheck[] = hookList.map((h) => ({ name: h.name, check: () => (now() - startedAt < opts.livezGracePeriodMs ? undefined : h.check()) }));
+  const livezHooks: HealthCheck[] = [...hookList, autoregisterCompletion].map((h) => ({
+    name: h.name,
+    check: () => (now() - startedAt < opts.livezGracePeriodMs ? undefined : h.check()),
+  }));
   const base: HealthCheck[] = [
     { name: 'ping', check: () => {} },
     { name: 'log', check: () => {} },
@@ -225,8 +251,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   };
   const health = {
     livez: [...base, ...livezHooks],
-    healthz: [...base, ...hookList],
-    readyz: [...base, ...hookList, shutdownCheck],
+    healthz: [...base, ...hookList, autoregisterCompletion],
+    readyz: [...base, ...hookList, autoregisterCompletion, shutdownCheck],
   };
 
   const listener = await listen(
@@ -270,7 +296,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
           })
       : undefined,
     reviews,
-    discovery: buildDiscovery(registry, brand, `${host}:${listener.port}`, features.storageVersionHash),
+    discovery: buildDiscovery(registry, brand, `${host}:${listener.port}`, features.storageVersionHash, () => aggregator?.remote),
+    aggregator: { route: (state) => aggregator?.route(state) ?? false },
     version: versionInfo(),
     health,
     shuttingDown: shutdownSignal,
@@ -304,12 +331,30 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   // After the namespaces: the ConfigMap lives in the system namespace.
   const stopAuthenticationInfo = await startAuthenticationInfo(registry, { clientCaPem: opts.clientCaPem, requestHeader: opts.authentication?.requestHeader });
   hooks.authenticationInfo.done();
+  // The aggregator's caches started with the others. It starts before CRDs are served, so that
+  // only built-in group versions count as built-in.
+  hooks.aggregatorInformers.done();
+  aggregator = startAggregator(registry, {
+    proxyClient: opts.proxyClient,
+    resyncMs: opts.apiServiceResyncMs,
+    metrics: metrics ? availabilityMetrics(metrics.registry) : undefined,
+  });
+  hooks.apiServiceRegistration.done();
+  hooks.apiServiceAvailable.done();
+  hooks.autoregistration.done();
   // The CRD cache started with the others; the controller serves what each CRD defines.
   hooks.apiextensionsInformers.done();
   const crdController = startCrdController(registry);
   hooks.apiextensionsControllers.done();
   await crdController.synced;
   hooks.crdInformerSynced.done();
+  // Ready once every built-in APIService is Available (autoregister-completion); a store that
+  // cannot take them (full) fails the start, as the other start-up writes do.
+  const started = aggregator;
+  await started.registered.catch((e: unknown) => {
+    started.stop();
+    throw e;
+  });
 
   let stopped: Promise<void> | undefined;
   return {
@@ -324,6 +369,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
         stopExpiry();
         stopAuthenticationInfo();
         crdController.stop();
+        aggregator?.stop();
         webhooks.stop();
         authorization.stop();
         apf?.stop();

@@ -9,6 +9,14 @@ import type { Brand } from '../machinery/brand.js';
 import { subresourceKind } from '../registry/subresources.js';
 import type { Verb } from '../api/types.js';
 import { storageVersionHash } from './storage-version-hash.js';
+import type { RemoteGroupVersion } from './aggregator/table.js';
+import { type RemoteGroup, remoteGroups } from './aggregator/remote-discovery.js';
+
+/** The group versions other servers serve through the aggregator, and a counter of their changes. */
+export interface RemoteDiscovery {
+  readonly generation: number;
+  groupVersions(): RemoteGroupVersion[];
+}
 
 const VERB_ORDER: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -78,16 +86,26 @@ export interface DiscoveryDocuments {
 }
 
 /**
- * Every discovery document of a registry, rebuilt on the first read after its registrations
- * change (a resource added or removed while serving).
+ * Every discovery document of a registry and of the aggregated servers, rebuilt on the first
+ * read after either changes (a resource added or removed, an APIService or what its server lists).
  */
-export function buildDiscovery(registry: Registry, brand: Brand, serverAddress: string, storageVersionHashes = true): DiscoveryDocuments {
+export function buildDiscovery(
+  registry: Registry,
+  brand: Brand,
+  serverAddress: string,
+  storageVersionHashes = true,
+  remote?: () => RemoteDiscovery | undefined,
+): DiscoveryDocuments {
+  const remoteGeneration = () => remote?.()?.generation ?? 0;
   let generation = registry.generation;
-  let built = buildDocuments(registry, brand, serverAddress, storageVersionHashes);
+  let seenRemote = remoteGeneration();
+  const build = () => buildDocuments(registry, brand, serverAddress, storageVersionHashes, remoteGroups(remote?.()?.groupVersions() ?? []));
+  let built = build();
   const current = (): DiscoveryDocuments => {
-    if (generation !== registry.generation) {
-      built = buildDocuments(registry, brand, serverAddress, storageVersionHashes);
+    if (generation !== registry.generation || seenRemote !== remoteGeneration()) {
       generation = registry.generation;
+      seenRemote = remoteGeneration();
+      built = build();
     }
     return built;
   };
@@ -111,13 +129,23 @@ export function buildDiscovery(registry: Registry, brand: Brand, serverAddress: 
 }
 
 // storageVersionHashes: the StorageVersionHash gate (off: no resource names its hash).
-function buildDocuments(registry: Registry, brand: Brand, serverAddress: string, storageVersionHashes: boolean): DiscoveryDocuments {
+function buildDocuments(registry: Registry, brand: Brand, serverAddress: string, storageVersionHashes: boolean, remote: RemoteGroup[]): DiscoveryDocuments {
   const legacyVersions = JSON.stringify({
     kind: 'APIVersions',
     versions: ['v1'],
     serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
   });
-  const named = registry.groups.filter((g) => g.group !== '');
+  // Remote versions of a group served here come after its own; remote-only groups after every local group.
+  const remoteByGroup = new Map(remote.map((r) => [r.group, r]));
+  const local = registry.groups.filter((g) => g.group !== '');
+  const localNames = new Set(local.map((g) => g.group));
+  const named = [
+    ...local.map((g) => {
+      const r = remoteByGroup.get(g.group);
+      return r ? { group: g.group, versions: [...g.versions, ...r.versions.filter((v) => !g.versions.includes(v))] } : g;
+    }),
+    ...remote.filter((r) => !localNames.has(r.group)),
+  ];
   const groupEntry = (g: { group: string; versions: string[] }) => ({
     name: g.group,
     versions: g.versions.map((v) => ({ groupVersion: `${g.group}/${v}`, version: v })),
@@ -178,7 +206,17 @@ function buildDocuments(registry: Registry, brand: Brand, serverAddress: string,
       })),
     });
     const core = registry.groups.find((g) => g.group === '');
-    aggregated.set(dv, { legacy: doc(core ? [item(core)] : []), apis: doc(named.map(item)) });
+    const apis = [
+      ...local.map((g) => {
+        const own = item(g);
+        const r = remoteByGroup.get(g.group);
+        return r ? { ...own, versions: [...own.versions, ...r.aggregated.filter((v) => !g.versions.includes(String(v.version)))] } : own;
+      }),
+      ...remote
+        .filter((r) => !localNames.has(r.group) && r.aggregated.length > 0)
+        .map((r) => ({ metadata: { name: r.group, creationTimestamp: null }, versions: r.aggregated })),
+    ];
+    aggregated.set(dv, { legacy: doc(core ? [item(core)] : []), apis: doc(apis) });
   }
   return { legacyVersions, groupList, groups, resourceLists, aggregated };
 }

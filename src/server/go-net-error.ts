@@ -15,5 +15,8 @@ export function goDialError(err: unknown, host: string, hostPort: string): strin
   const e = err as NodeJS.ErrnoException;
   if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return `dial tcp: lookup ${host}: no such host`;
   const text = e.code ? CONNECT_ERRORS[e.code] : undefined;
-  return `dial tcp ${hostPort}: ${text ?? e.message}`;
+  // Go dials the resolved address and names it: `dial tcp 127.0.0.1:8443`, not the host name.
+  const { address, port } = e as NodeJS.ErrnoException & { address?: string; port?: number };
+  const dialed = typeof address === 'string' && typeof port === 'number' ? (address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`) : hostPort;
+  return `dial tcp ${dialed}: ${text ?? e.message}`;
 }

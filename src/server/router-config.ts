@@ -14,6 +14,7 @@ import type { ServerFeatures } from './feature-gates.js';
 import type { DeprecatedRequestRecorder } from './deprecation.js';
 import type { Auditing } from './audit/options.js';
 import type { FlowControl } from './flowcontrol/controller.js';
+import type { RequestState } from './filters/chain.js';
 
 /** Upstream's --request-timeout default (1m0s). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -52,6 +53,8 @@ export interface RouterConfig {
   flowControl?: FlowControl;
   /** Called on every request to a deprecated API version (sets `apiserver_requested_deprecated_apis`). */
   recordDeprecatedRequest?: DeprecatedRequestRecorder;
+  /** Proxies requests for group versions an APIService sends to another server (false: served here). */
+  aggregator?: { route(state: RequestState): Promise<void> | false };
   /** The audit policy and backends (`--audit-*`); absent: nothing is recorded and the filter is not in the chain. */
   audit?: Auditing;
 }

@@ -2,8 +2,9 @@
  * The request chain, declared once in request order (upstream's DefaultBuildHandlerChain):
  * audit ID -> (received timestamp) -> request info -> HTTP logging -> response feature gates ->
  * panic recovery -> request timeout -> (failed-authentication audit) -> authentication -> (audit)
- * -> impersonation -> priority and fairness (or the in-flight limit) -> authorization -> request metrics -> request feature
- * gates -> handler (non-resource paths here, resource paths in resource-routes.ts).
+ * -> impersonation -> priority and fairness (or the in-flight limit) -> authorization -> request
+ * metrics -> request feature gates -> handler (the aggregator's proxy for other servers' group
+ * versions, non-resource paths here, resource paths in resource-routes.ts).
  * The audit filters in parentheses are there only with an audit policy and backend: without
  * them, auditing costs the Audit-Id header alone. Each filter is one file under filters/.
  */
@@ -72,6 +73,9 @@ export function createRouter(cfg: RouterConfig): (req: Request, res: Response) =
     withRequestFeatureGates(features),
   ].filter((f): f is Filter => f !== undefined);
   const chain = buildChain(filters, (state) => {
+    // Upstream's aggregator sits in front: a group version another server serves is proxied there.
+    const proxied = cfg.aggregator?.route(state);
+    if (proxied) return proxied;
     if (state.info.isResourceRequest) return serveResource(cfg, state);
     return handleNonResource(cfg, openapi, state.req, state.res, state.path, state.query);
   });

@@ -1,5 +1,6 @@
-/** APIService: its name must be `<version>.<group>`, a check on the spec (path segment here). */
+/** APIService: its name must be `<version>.<group>` (apiservice-validation.ts), a path segment here. */
 import { apiregistration } from '../groups.js';
+import { defaultAPIService, validateAPIService } from './apiservice-validation.js';
 
 export const apiServices = apiregistration({
   kind: 'APIService',
@@ -8,4 +9,9 @@ export const apiServices = apiregistration({
   namespaced: false,
   subresources: { status: true },
   nameRule: 'path-segment',
+  strategy: {
+    defaults: defaultAPIService,
+    validate: validateAPIService,
+    validateUpdate: validateAPIService,
+  },
 });

@@ -13,24 +13,29 @@ import net from 'node:net';
 import { badRequest, serviceUnavailable, StatusError } from '../../machinery/status.js';
 import type { ConnectLocation } from '../../registry/capabilities.js';
 import { goDialError } from '../go-net-error.js';
-import { upgradeHead } from '../websocket-watch.js';
+import { DIAL_TIMEOUT_MS, isUpgradeRequest, proxyUpgrade } from '../upgrade-proxy.js';
 import type { ResourceRequest } from './resource-request.js';
 
-/** How long dialing a backend may take (upstream's dialer: 30 s). */
-const DIAL_TIMEOUT_MS = 30_000;
 const STREAMING = new Set(['exec', 'attach', 'portforward']);
 /** Hop-by-hop headers (RFC 7230) and the client's own credentials are not forwarded. */
-const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'authorization']);
+export const NOT_FORWARDED = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+  'authorization',
+]);
 
 function plainError(message: string): StatusError {
   return new StatusError(500, '', message);
 }
 
-function isUpgrade(req: ResourceRequest['req']): req is IncomingMessage {
-  return 'socket' in req && typeof req.headers.upgrade === 'string' && req.headers.connection !== undefined && /upgrade/i.test(String(req.headers.connection));
-}
-
-function forwardedHeaders(headers: IncomingHttpHeaders, host: string): Record<string, string | string[]> {
+/** The client's headers a backend may see: no hop-by-hop ones, credentials, impersonation or HTTP/2 pseudo-headers. */
+export function forwardedHeaders(headers: IncomingHttpHeaders, host: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = { host };
   for (const [k, v] of Object.entries(headers)) {
     if (v === undefined || NOT_FORWARDED.has(k) || k.startsWith('impersonate-') || k.startsWith(':')) continue;
@@ -52,7 +57,7 @@ export async function handleConnect(r: ResourceRequest): Promise<void> {
     res.end();
     return;
   }
-  if (isUpgrade(r.req) && r.subresource !== 'log') return upgrade(r.req, res, loc, loc.url);
+  if (isUpgradeRequest(r.req) && r.subresource !== 'log') return upgrade(r.req, res, loc, loc.url);
   if (STREAMING.has(r.subresource)) throw badRequest('Upgrade request required');
   if (r.subresource === 'proxy' && loc.url.pathname === '/' && path === '' && (r.req.method === 'GET' || r.req.method === 'HEAD')) {
     // Upstream's redirect of an empty proxied path to one ending in '/' (issue 4958).
@@ -112,43 +117,20 @@ function upgrade(req: IncomingMessage, res: ServerResponse, loc: ConnectLocation
   const secure = url.protocol === 'https:';
   const port = Number(url.port || (secure ? 443 : 80));
   const hostPort = `${url.hostname}:${port}`;
-  return new Promise((resolve, reject) => {
-    const onError = (err: Error) => {
-      clearTimeout(timer);
+  return proxyUpgrade(
+    req,
+    res,
+    {
+      url,
+      headers: forwardedHeaders(req.headers, url.host),
+      dial: (connected) =>
+        secure
+          ? tls.connect({ host: url.hostname, port, rejectUnauthorized: false, servername: net.isIP(url.hostname) ? undefined : url.hostname }, connected)
+          : net.connect({ host: url.hostname, port }, connected),
+    },
+    (err) => {
       const dial = goDialError(err, url.hostname, hostPort);
-      reject(loc.via === 'kubelet' ? plainError(`error dialing backend: ${dial}`) : serviceUnavailable(`error trying to reach service: ${dial}`));
-    };
-    const backend: net.Socket = secure
-      ? tls.connect({ host: url.hostname, port, rejectUnauthorized: false, servername: net.isIP(url.hostname) ? undefined : url.hostname }, connected)
-      : net.connect({ host: url.hostname, port }, connected);
-    const timer = setTimeout(() => backend.destroy(Object.assign(new Error('i/o timeout'), { code: 'ETIMEDOUT' })), DIAL_TIMEOUT_MS);
-    backend.once('error', onError);
-    function connected(): void {
-      clearTimeout(timer);
-      backend.off('error', onError);
-      const client = req.socket;
-      res.detachSocket(client);
-      const head = [`${req.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`];
-      for (const [k, v] of Object.entries(forwardedHeaders(req.headers, url.host))) {
-        if (k === 'host') continue;
-        for (const value of Array.isArray(v) ? v : [v]) head.push(`${k}: ${value}`);
-      }
-      head.push(`Connection: Upgrade`, `Upgrade: ${req.headers.upgrade}`);
-      backend.write(`${head.join('\r\n')}\r\n\r\n`);
-      const early = upgradeHead(req);
-      if (early.length > 0) backend.write(early);
-      backend.pipe(client);
-      client.pipe(backend);
-      const done = () => {
-        backend.destroy();
-        client.destroy();
-        res.emit('close');
-        resolve();
-      };
-      backend.once('close', done);
-      client.once('close', done);
-      backend.on('error', () => {});
-      client.on('error', () => {});
-    }
-  });
+      return loc.via === 'kubelet' ? plainError(`error dialing backend: ${dial}`) : serviceUnavailable(`error trying to reach service: ${dial}`);
+    },
+  );
 }
