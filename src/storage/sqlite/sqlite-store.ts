@@ -59,6 +59,12 @@ export class SqliteStore implements Store {
   /** Live counters; read-only for callers. */
   readonly stats: SqliteStoreStats = { commits: 0, writes: 0, compactionBatches: 0, compactedRows: 0 };
   private rev: number;
+  /**
+   * The last revision whose commit is durable and published (currentRevision): watches start
+   * and wait on it, so none counts a revision whose event has not reached the watchers yet.
+   * Reads may be ahead of it, at `rev`.
+   */
+  private published: number;
   private compacted: number;
   private compactedThrough: number;
   private closed = false;
@@ -80,6 +86,7 @@ export class SqliteStore implements Store {
     private readonly walSync: WalSync | undefined,
   ) {
     this.rev = state.revision;
+    this.published = state.revision;
     this.limits = resolveLimits(opts);
     this.usedBytes = usedBytesOf(db);
     this.compacted = state.compacted;
@@ -91,7 +98,7 @@ export class SqliteStore implements Store {
     this.hub = new WatchHub(
       {
         history: (prefix, after, upTo, limit) => this.reads.history(prefix, after, upTo, limit),
-        currentRevision: () => this.rev,
+        currentRevision: () => this.published,
         compactedRevision: () => this.compacted,
       },
       { pageSize: opts.watchPageSize, scanWindow: opts.watchScanWindow },
@@ -172,7 +179,7 @@ export class SqliteStore implements Store {
 
   /** The revision of the last committed write (0 for a new store). */
   currentRevision(): number {
-    return this.rev;
+    return this.published;
   }
 
   /** Reads and watches below this revision fail with Compacted. */
@@ -273,6 +280,7 @@ export class SqliteStore implements Store {
       else if (typeof r === 'number') batch[i].resolve(r);
       else batch[i].reject(r);
     }
+    if (events.length > 0) this.published = events[events.length - 1].revision;
     this.hub.publish(events);
   }
 
