@@ -73,6 +73,11 @@ class DecodedEntry implements CacheEntry {
     return this.decoded().json;
   }
 
+  /** The served size once encoded; before, the stored size (same object, another version's shape). */
+  get jsonBytes(): number {
+    return this.done !== undefined ? this.done.json.length : (this.kv as KeyValue).value.length;
+  }
+
   get labels(): Record<string, string> | undefined {
     return this.decoded().attrs.labels;
   }
