@@ -39,11 +39,29 @@ function admissionName(a: AdmissionAttributes): string {
   return meta.name || meta.generateName || 'Unknown';
 }
 
+/**
+ * What each cached PriorityClass says, by entry: entries are immutable and replaced on every
+ * write, so a class is parsed once per version instead of once per pod created.
+ */
+const infoByEntry = new WeakMap<CacheEntry, PriorityClassInfo>();
+
+/** A watch-cache entry of the PriorityClass store (the registry's, as admission may not reach storage). */
+type CacheEntry = Awaited<ReturnType<GenericStore['readEntry']>>;
+
+function entryClassInfo(entry: CacheEntry): PriorityClassInfo {
+  let info = infoByEntry.get(entry);
+  if (info === undefined) {
+    info = classInfo(JSON.parse(entry.json.toString('utf8')));
+    infoByEntry.set(entry, info);
+  }
+  return info;
+}
+
 /** Upstream's getDefaultPriorityClass: the global default with the lowest value, if any. */
 function defaultClass(classes: GenericStore): PriorityClassInfo | undefined {
   let found: PriorityClassInfo | undefined;
   for (const entry of classes.cache?.list() ?? []) {
-    const pc = classInfo(JSON.parse(entry.json.toString('utf8')));
+    const pc = entryClassInfo(entry);
     if (pc.globalDefault && (found === undefined || found.value > pc.value)) found = pc;
   }
   return found;
@@ -51,8 +69,7 @@ function defaultClass(classes: GenericStore): PriorityClassInfo | undefined {
 
 async function namedClass(classes: GenericStore, name: string): Promise<PriorityClassInfo | undefined> {
   try {
-    const entry = await classes.readEntry('', name, LATEST);
-    return classInfo(JSON.parse(entry.json.toString('utf8')));
+    return entryClassInfo(await classes.readEntry('', name, LATEST));
   } catch (e) {
     if (e instanceof StatusError && e.code === 404) return undefined;
     throw e;

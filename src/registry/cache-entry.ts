@@ -1,7 +1,9 @@
 /**
  * The cache entry of a stored object: its served JSON (spliced from the stored bytes, so
  * neither decoded nor re-encoded) and its selector attributes, parsed only when a selector
- * first asks for them.
+ * first asks for them. A view that cannot be spliced (a converted one, such as events.<group>/v1
+ * over the core events) is decoded only when someone reads it: most such caches have no watcher
+ * or reader, and every write to the shared storage reaches them.
  */
 import type { KeyValue } from '../storage/interface.js';
 import type { CacheEntry, ToEntry } from '../storage/cacher/types.js';
@@ -10,9 +12,14 @@ import type { ResourceInfo } from './resource-info.js';
 import { fieldValues } from './selection.js';
 import { servedJson } from './object-codec.js';
 
+interface Attributes {
+  labels: Record<string, string> | undefined;
+  fields: Record<string, string>;
+}
+
 /** An entry whose labels and field values are computed from its JSON on first use. */
 class LazyEntry implements CacheEntry {
-  private attrs: { labels: Record<string, string> | undefined; fields: Record<string, string> } | undefined;
+  private attrs: Attributes | undefined;
 
   constructor(
     readonly key: string,
@@ -21,9 +28,9 @@ class LazyEntry implements CacheEntry {
     private readonly info: ResourceInfo,
   ) {}
 
-  private attributes() {
+  private attributes(): Attributes {
     if (this.attrs === undefined) {
-      const obj = entryObject(this);
+      const obj = sharedEntryObject(this);
       this.attrs = { labels: metaOf(obj).labels, fields: fieldValues(this.info, obj) };
     }
     return this.attrs;
@@ -38,20 +45,75 @@ class LazyEntry implements CacheEntry {
   }
 }
 
+/** An entry of a view that needs the object decoded (and converted): done on first read, once. */
+class DecodedEntry implements CacheEntry {
+  private done: { json: Buffer; attrs: Attributes } | undefined;
+
+  constructor(
+    readonly key: string,
+    readonly modRevision: number,
+    private kv: KeyValue | undefined,
+    private readonly info: ResourceInfo,
+    private readonly decode: (kv: KeyValue) => Obj,
+  ) {}
+
+  private decoded(): { json: Buffer; attrs: Attributes } {
+    if (this.done === undefined) {
+      const obj = this.decode(this.kv as KeyValue);
+      const meta = metaOf(obj);
+      // A deleted object is served with the deletion's revision as its resourceVersion.
+      if (this.modRevision !== (this.kv as KeyValue).modRevision) meta.resourceVersion = String(this.modRevision);
+      this.done = { json: Buffer.from(JSON.stringify(obj)), attrs: { labels: meta.labels, fields: fieldValues(this.info, obj) } };
+      this.kv = undefined;
+    }
+    return this.done;
+  }
+
+  get json(): Buffer {
+    return this.decoded().json;
+  }
+
+  /** The served size once encoded; before, the stored size (same object, another version's shape). */
+  get jsonBytes(): number {
+    return this.done !== undefined ? this.done.json.length : (this.kv as KeyValue).value.length;
+  }
+
+  get labels(): Record<string, string> | undefined {
+    return this.decoded().attrs.labels;
+  }
+
+  get fields(): Record<string, string> {
+    return this.decoded().attrs.fields;
+  }
+}
+
 /** The toEntry function of one resource. */
 export function entryEncoder(info: ResourceInfo, decode: (kv: KeyValue) => Obj): ToEntry {
   return (kv, revision): CacheEntry => {
     const spliced = servedJson(info, kv.value, revision);
     if (spliced !== undefined) return new LazyEntry(kv.key, revision, spliced, info);
-    const obj = decode(kv);
-    const meta = metaOf(obj);
-    // A deleted object is served with the deletion's revision as its resourceVersion.
-    if (revision !== kv.modRevision) meta.resourceVersion = String(revision);
-    return { key: kv.key, modRevision: revision, json: Buffer.from(JSON.stringify(obj)), labels: meta.labels, fields: fieldValues(info, obj) };
+    return new DecodedEntry(kv.key, revision, kv, info, decode);
   };
 }
 
 /** The object of a cache entry (a fresh copy the caller may change). */
 export function entryObject(entry: CacheEntry): Obj {
   return JSON.parse(entry.json.toString('utf8')) as Obj;
+}
+
+/**
+ * The last entry read through sharedEntryObject and its object: one write's event is read by
+ * several consumers in a row (the selector attributes, the Node authorizer's graph), and this
+ * lets them share one parse.
+ */
+let lastEntry: CacheEntry | undefined;
+let lastObject: Obj | undefined;
+
+/** The object of a cache entry, possibly shared with other readers: never change it. */
+export function sharedEntryObject(entry: CacheEntry): Readonly<Obj> {
+  if (entry !== lastEntry || lastObject === undefined) {
+    lastObject = entryObject(entry);
+    lastEntry = entry;
+  }
+  return lastObject;
 }

@@ -12,6 +12,7 @@ import type { Brand } from '../machinery/brand.js';
 import { type Rec, rec, str } from '../machinery/fields.js';
 import { persistentVolumeSecrets, podClaimNames, podConfigMapNames, podSecretNames } from '../machinery/pod-references.js';
 import type { Registry } from '../registry/registry.js';
+import { sharedEntryObject } from '../registry/cache-entry.js';
 import type { CacheEntry, CacheEvent } from '../storage/cacher/types.js';
 
 export interface NodeGraphSource {
@@ -21,7 +22,8 @@ export interface NodeGraphSource {
   stop(): void;
 }
 
-const decode = (entry: CacheEntry): Rec => rec(JSON.parse(entry.json.toString('utf8')));
+/** Read-only here: the parse is shared with the entry's selector attributes (one per event). */
+const decode = (entry: CacheEntry): Rec => rec(sharedEntryObject(entry) as Rec);
 
 /** The edges of a pod (undefined while it is unbound); a mirror pod reaches nothing but its node. */
 export function podEdges(pod: Rec, mirrorAnnotation: string): PodEdges | undefined {

@@ -15,7 +15,7 @@ const EVENT_OVERHEAD_BYTES = 512;
  * cache's current state.
  */
 export function eventBytes(event: CacheEvent): number {
-  return 3 * event.entry.json.length + EVENT_OVERHEAD_BYTES;
+  return 3 * (event.entry.jsonBytes ?? event.entry.json.length) + EVENT_OVERHEAD_BYTES;
 }
 
 export class EventRing {

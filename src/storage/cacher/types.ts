@@ -11,6 +11,11 @@ export interface CacheEntry {
   modRevision: number;
   /** The object as served, in compact JSON, resourceVersion included. Shared: never mutate. */
   json: Buffer;
+  /**
+   * The length of json when it is known (or closely estimated) without producing it: an entry
+   * encoded only on first read gives its stored size, so the cache's accounting does not encode it.
+   */
+  readonly jsonBytes?: number;
   /** metadata.labels, for label selectors. */
   labels: Readonly<Record<string, string>> | undefined;
   /** Values of the type's field-selector fields, for field selectors. */

@@ -109,6 +109,33 @@ describe('SqliteStore', () => {
     }
   });
 
+  it('close answers every committed write and delivers its events before the watches end', async () => {
+    const path = freshPath();
+    const store = SqliteStore.open(path);
+    try {
+      const seen: number[] = [];
+      let closedAfter = -1;
+      store.watch(
+        '/w/',
+        0,
+        (events) => seen.push(...events.map((e) => e.revision)),
+        () => {
+          closedAfter = seen.length;
+        },
+      );
+      const writes = [store.create('/w/a', bytes('1')), store.create('/w/b', bytes('2')), store.create('/w/c', bytes('3'))];
+      await store.close();
+      assert.deepEqual(await Promise.all(writes), [1, 2, 3]);
+      assert.deepEqual(seen, [1, 2, 3]);
+      assert.equal(closedAfter, 3, 'Closed came after the events');
+      const reopened = SqliteStore.open(path);
+      assert.equal(text((await reopened.get('/w/c'))?.value), '3');
+      await reopened.close();
+    } finally {
+      rmSync(join(path, '..'), { recursive: true, force: true });
+    }
+  });
+
   it('invalid input is refused before it can fail a shared batch', async () => {
     const { store, cleanup } = openFresh();
     try {
@@ -139,8 +166,12 @@ describe('SqliteStore', () => {
       void compaction.then(() => {
         compactionDone = true;
       });
-      const during = await store.create('/during', bytes('x'));
+      // Committed between compaction batches; its answer waits for the WAL fsync.
+      const commits = store.stats.commits;
+      const write = store.create('/during', bytes('x'));
+      while (store.stats.commits === commits) await new Promise((resolve) => setImmediate(resolve));
       assert.equal(compactionDone, false, 'a write committed while compaction was still running');
+      const during = await write;
       await compaction;
       assert.ok(store.stats.compactionBatches >= 90, `batches: ${store.stats.compactionBatches}`);
       assert.deepEqual(await expectedAt(900), before);

@@ -5,8 +5,9 @@
  *
  * The revision counter lives in memory: loaded as max(log.revision) at open, advanced only
  * inside a commit, rolled back if that commit fails. Exclusive locking keeps it the only
- * writer. Everything is single-threaded and better-sqlite3 is synchronous, so a read, a commit
- * and the watch publication after it never interleave.
+ * writer. Everything is single-threaded and better-sqlite3 is synchronous, so a read and a
+ * commit never interleave; a commit's writers are answered and its events published, in commit
+ * order, once its WAL frames are fsynced (wal-sync.ts, off the event loop).
  */
 
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
@@ -27,6 +28,7 @@ import { WatchHub } from '../watch-hub.js';
 import { Compaction } from './compaction.js';
 import { GroupCommit, type Pending } from './group-commit.js';
 import { Reads } from './reads.js';
+import { WalSync } from './wal-sync.js';
 import { type DatabaseTuning, openDatabase } from './schema.js';
 import { type WriteOp, Writes } from './writes.js';
 
@@ -57,6 +59,12 @@ export class SqliteStore implements Store {
   /** Live counters; read-only for callers. */
   readonly stats: SqliteStoreStats = { commits: 0, writes: 0, compactionBatches: 0, compactedRows: 0 };
   private rev: number;
+  /**
+   * The last revision whose commit is durable and published (currentRevision): watches start
+   * and wait on it, so none counts a revision whose event has not reached the watchers yet.
+   * Reads may be ahead of it, at `rev`.
+   */
+  private published: number;
   private compacted: number;
   private compactedThrough: number;
   private closed = false;
@@ -74,8 +82,11 @@ export class SqliteStore implements Store {
     private readonly db: Database.Database,
     state: { revision: number; compacted: number; compactedThrough: number },
     opts: SqliteStoreOptions,
+    /** Syncs the WAL off the event loop (file databases); undefined: SQLite syncs in each commit. */
+    private readonly walSync: WalSync | undefined,
   ) {
     this.rev = state.revision;
+    this.published = state.revision;
     this.limits = resolveLimits(opts);
     this.usedBytes = usedBytesOf(db);
     this.compacted = state.compacted;
@@ -87,7 +98,7 @@ export class SqliteStore implements Store {
     this.hub = new WatchHub(
       {
         history: (prefix, after, upTo, limit) => this.reads.history(prefix, after, upTo, limit),
-        currentRevision: () => this.rev,
+        currentRevision: () => this.published,
         compactedRevision: () => this.compacted,
       },
       { pageSize: opts.watchPageSize, scanWindow: opts.watchScanWindow },
@@ -126,7 +137,7 @@ export class SqliteStore implements Store {
   static open(path: string, opts: SqliteStoreOptions = {}): SqliteStore {
     if (path !== ':memory:' && !path.startsWith('file:')) createPrivate(path);
     const { db, ...state } = openDatabase(path, opts);
-    return new SqliteStore(db, state, opts);
+    return new SqliteStore(db, state, opts, WalSync.open(db, path));
   }
 
   /** Resolves to the value of key at the requested revision (current when absent or 0). */
@@ -168,7 +179,7 @@ export class SqliteStore implements Store {
 
   /** The revision of the last committed write (0 for a new store). */
   currentRevision(): number {
-    return this.rev;
+    return this.published;
   }
 
   /** Reads and watches below this revision fail with Compacted. */
@@ -206,6 +217,8 @@ export class SqliteStore implements Store {
     // keeping the flush going.
     this.closed = true;
     this.queue.flushAll();
+    // Every commit is answered and published before the watches end.
+    await this.walSync?.close();
     this.hub.close(new StoreError('Closed', '', 'store closed'));
     // A compaction window is synchronous, so none is mid-flight here; the loop sees `closed`
     // after its yield and stops. compacted_through makes the next open resume it.
@@ -251,11 +264,23 @@ export class SqliteStore implements Store {
     }
     this.stats.commits++;
     this.stats.writes += events.length;
+    if (this.walSync === undefined) this.settle(batch, results, events);
+    else this.walSync.after((err) => this.settle(batch, results, events, err));
+  }
+
+  /**
+   * Answers a committed batch's writers and publishes its events, once it is durable. When the
+   * fsync meant to make it so failed, its writes fail; the events are still published, as the
+   * database (and so every read) holds them.
+   */
+  private settle(batch: Pending<WriteOp>[], results: (number | StoreError)[], events: StoreEvent[], syncError?: Error): void {
     for (let i = 0; i < batch.length; i++) {
       const r = results[i];
-      if (typeof r === 'number') batch[i].resolve(r);
+      if (syncError !== undefined) batch[i].reject(syncError);
+      else if (typeof r === 'number') batch[i].resolve(r);
       else batch[i].reject(r);
     }
+    if (events.length > 0) this.published = events[events.length - 1].revision;
     this.hub.publish(events);
   }
 
