@@ -15,11 +15,19 @@ export const POD_ADD = 'PodAdd';
 export const SCHEDULE_ATTEMPT_FAILURE = 'ScheduleAttemptFailure';
 export const BACKOFF_COMPLETE = 'BackoffComplete';
 
+/** The extension points whose runs upstream times (Filter is per node and only sampled per plugin). */
+export type ExtensionPointName = 'PreFilter' | 'PostFilter' | 'PreScore' | 'Score' | 'Reserve' | 'Unreserve' | 'Permit' | 'PreBind' | 'Bind' | 'PostBind';
+
+/** Status code names by code (framework/status.ts's Code), upstream's Code.String(). */
+const CODE_NAMES = ['Success', 'Error', 'Unschedulable', 'UnschedulableAndUnresolvable', 'Wait', 'Skip'];
+
 /** One profile's attempt results (the `profile` label resolved). */
 export interface ProfileRecorder {
   scheduled(seconds: number): void;
   unschedulable(seconds: number): void;
   error(seconds: number): void;
+  /** scheduler_framework_extension_point_duration_seconds for one run of an extension point ending with status code `code`. */
+  extensionPoint(ep: ExtensionPointName, code: number, seconds: number): void;
 }
 
 export interface SchedulerRecorder {
@@ -28,6 +36,8 @@ export interface SchedulerRecorder {
   profile(name: string): ProfileRecorder;
   algorithmDuration(seconds: number): void;
   bindingDuration(seconds: number): void;
+  /** A pod parked at Permit was allowed or rejected (`code`) after `seconds`. */
+  permitWait(code: number, seconds: number): void;
   /** A pod got bound after `attempts` attempts, `seconds` after it was first queued. */
   podBound(attempts: number, seconds: number): void;
   /** scheduler_scheduler_goroutines{work="binding"}: +1 when a binding cycle starts, −1 when it ends. */
@@ -41,7 +51,7 @@ export interface SchedulerRecorder {
   cacheSize(nodes: number, pods: number, assumedPods: number): void;
 }
 
-const NOOP_PROFILE: ProfileRecorder = { scheduled() {}, unschedulable() {}, error() {} };
+const NOOP_PROFILE: ProfileRecorder = { scheduled() {}, unschedulable() {}, error() {}, extensionPoint() {} };
 
 /** Records nothing: the simulator and benchmarks pay one empty call per recording point. */
 export const NOOP_RECORDER: SchedulerRecorder = {
@@ -49,6 +59,7 @@ export const NOOP_RECORDER: SchedulerRecorder = {
   profile: () => NOOP_PROFILE,
   algorithmDuration() {},
   bindingDuration() {},
+  permitWait() {},
   podBound() {},
   bindingInFlight() {},
   preemptionAttempt() {},
@@ -67,6 +78,7 @@ export class MetricsRecorder implements SchedulerRecorder {
   /** Per sub-queue, the child of each event label seen (a small fixed set). */
   private readonly incomingChildren = { active: new Map<string, MetricChild>(), backoff: new Map<string, MetricChild>(), unschedulable: new Map<string, MetricChild>() };
   private readonly attemptsChildren: MetricChild[] = [];
+  private readonly permitWaitChildren: MetricChild[];
   private readonly algorithm: MetricChild;
   private readonly binding: MetricChild;
   private readonly attempts: MetricChild;
@@ -85,6 +97,7 @@ export class MetricsRecorder implements SchedulerRecorder {
     this.victims = m.preemptionVictims.child();
     this.pending = ['active', 'backoff', 'unschedulable'].map((q) => m.pendingPods.child([q]));
     this.cache = ['nodes', 'pods', 'assumed_pods'].map((t) => m.cacheSize.child([t]));
+    this.permitWaitChildren = CODE_NAMES.map((c) => m.permitWaitDuration.child([c]));
     for (let i = 0; i <= MAX_ATTEMPTS_LABEL; i++) {
       this.attemptsChildren.push(m.podSchedulingDuration.child([i === MAX_ATTEMPTS_LABEL ? `${i}+` : String(i)]));
     }
@@ -100,7 +113,14 @@ export class MetricsRecorder implements SchedulerRecorder {
       const m = this.m;
       const result = (r: string) => ({ count: m.scheduleAttempts.child([r, name]), e2e: m.e2eSchedulingDuration.child([r, name]) });
       const [ok, no, err] = [result('scheduled'), result('unschedulable'), result('error')];
+      // Per extension point, its children by status code, resolved on first use.
+      const eps = new Map<ExtensionPointName, MetricChild[]>();
       p = {
+        extensionPoint(ep, code, s) {
+          let byCode = eps.get(ep);
+          if (byCode === undefined) eps.set(ep, (byCode = CODE_NAMES.map((c) => m.frameworkExtensionPointDuration.child([ep, c, name]))));
+          byCode[code]?.observe(s);
+        },
         scheduled(s) {
           ok.count.inc();
           ok.e2e.observe(s);
@@ -125,6 +145,10 @@ export class MetricsRecorder implements SchedulerRecorder {
 
   bindingDuration(seconds: number): void {
     this.binding.observe(seconds);
+  }
+
+  permitWait(code: number, seconds: number): void {
+    this.permitWaitChildren[code]?.observe(seconds);
   }
 
   podBound(attempts: number, seconds: number): void {

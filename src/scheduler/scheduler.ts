@@ -21,6 +21,7 @@ import { Snapshot } from './framework/snapshot.js';
 import type { Status } from './framework/status.js';
 import type { Pod } from './framework/types.js';
 import { ORCH_NAMES, type WellKnownNames } from './framework/well-known.js';
+import { timeExtensionPoints } from './framework-metrics.js';
 import { NOOP_RECORDER, type ProfileRecorder, type SchedulerRecorder } from './metric-recorder.js';
 import { SchedulingQueue } from './queue/scheduling-queue.js';
 import { NoNodesAvailableError, PodScheduler } from './schedule-pod.js';
@@ -110,7 +111,9 @@ export class Scheduler {
       });
       first ??= fwk;
       this.profiles.set(p.schedulerName, fwk);
-      this.profileRecorders.set(p.schedulerName, recorder.profile(p.schedulerName));
+      const pm = recorder.profile(p.schedulerName);
+      this.profileRecorders.set(p.schedulerName, pm);
+      if (recorder !== NOOP_RECORDER) timeExtensionPoints(fwk, recorder, pm);
       for (const [name, pl] of fwk.pluginsByName) {
         const evs = pl.eventsToRegister?.();
         if (evs !== undefined) pluginEvents.set(name, [...(pluginEvents.get(name) ?? []), ...evs]);
