@@ -53,7 +53,12 @@ function node(name: string) {
 }
 
 function pod(name: string, cpu: string) {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: NS }, spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu } } }] } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: NS },
+    spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu } } }] },
+  };
 }
 
 function scrape(): Promise<Map<string, Family>> {
@@ -140,7 +145,9 @@ describe('orch-scheduler /metrics', () => {
     assert.ok(value(m, 'scheduler_queue_incoming_pods_total', { event: 'ScheduleAttemptFailure' }) >= 1);
     // The unschedulable pod ran DefaultPreemption (it has no victims to pick).
     assert.ok(value(m, 'scheduler_preemption_attempts_total') >= 1);
-    assert.ok(value(m, 'scheduler_framework_extension_point_duration_seconds_count', { extension_point: 'Bind', status: 'Success', profile: 'default-scheduler' }) >= 1);
+    assert.ok(
+      value(m, 'scheduler_framework_extension_point_duration_seconds_count', { extension_point: 'Bind', status: 'Success', profile: 'default-scheduler' }) >= 1,
+    );
     assert.ok(value(m, 'scheduler_framework_extension_point_duration_seconds_count', { extension_point: 'PreFilter', status: 'Success' }) >= 2);
     assert.ok(value(m, 'scheduler_framework_extension_point_duration_seconds_count', { extension_point: 'PostFilter', status: 'Unschedulable' }) >= 1);
     assert.equal(value(m, 'scheduler_scheduler_goroutines', { work: 'binding' }), 0);

@@ -76,7 +76,11 @@ const MAX_ATTEMPTS_LABEL = 15;
 export class MetricsRecorder implements SchedulerRecorder {
   private readonly profiles = new Map<string, ProfileRecorder>();
   /** Per sub-queue, the child of each event label seen (a small fixed set). */
-  private readonly incomingChildren = { active: new Map<string, MetricChild>(), backoff: new Map<string, MetricChild>(), unschedulable: new Map<string, MetricChild>() };
+  private readonly incomingChildren = {
+    active: new Map<string, MetricChild>(),
+    backoff: new Map<string, MetricChild>(),
+    unschedulable: new Map<string, MetricChild>(),
+  };
   private readonly attemptsChildren: MetricChild[] = [];
   private readonly permitWaitChildren: MetricChild[];
   private readonly algorithm: MetricChild;
