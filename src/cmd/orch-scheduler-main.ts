@@ -142,6 +142,7 @@ async function run(setup: SchedulerSetup): Promise<void> {
         },
         brand: setup.brand,
         metrics,
+        registry,
         featureGates: setup.featureGates,
       });
     } else {

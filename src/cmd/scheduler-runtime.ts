@@ -9,6 +9,8 @@ import type { Brand } from '../machinery/brand.js';
 import type { CompletedConfiguration } from '../scheduler/config/complete.js';
 import type { KubeSchedulerConfiguration } from '../scheduler/config/types.js';
 import type { SchedulerMetrics } from '../scheduler/metrics.js';
+import { MetricsRecorder } from '../scheduler/metric-recorder.js';
+import type { MetricsRegistry } from '../machinery/metrics.js';
 import { RestClient } from '../client/rest-client.js';
 import { readKubeconfig } from '../pki/kubeconfig-read.js';
 import { parseDuration } from '../machinery/duration.js';
@@ -35,6 +37,8 @@ export interface StartSchedulerOptions {
   client: SchedulerClientOptions;
   brand: Brand;
   metrics: SchedulerMetrics;
+  /** The registry serving `metrics`: gauges of the queue and cache are sampled when it is scraped. */
+  registry: MetricsRegistry;
   featureGates: Record<string, boolean>;
 }
 
@@ -67,6 +71,7 @@ export const startScheduler: StartScheduler | undefined = async (o) => {
   });
   const le = o.config.leaderElection;
   const running = startRuntime({
+    recorder: new MetricsRecorder(o.metrics),
     client,
     brand: o.brand,
     config: o.configuration,
@@ -85,6 +90,12 @@ export const startScheduler: StartScheduler | undefined = async (o) => {
       process.exit(EXIT_ON_LOST_LEASE);
     },
     log: (level, message) => (level === 'error' ? klog.error(undefined, message) : klog.info(message)),
+  });
+  // client-go's leader_election_master_status{name}: set once this process leads (a follower has no series).
+  const master = o.metrics.leaderElectionMasterStatus.child([le.resourceName]);
+  o.registry.onCollect(() => {
+    running.scheduler.sampleMetrics();
+    if (le.leaderElect && running.isLeader()) master.set(1);
   });
   return {
     async stop() {

@@ -21,6 +21,8 @@ import { Snapshot } from './framework/snapshot.js';
 import type { Status } from './framework/status.js';
 import type { Pod } from './framework/types.js';
 import { ORCH_NAMES, type WellKnownNames } from './framework/well-known.js';
+import { timeExtensionPoints } from './framework-metrics.js';
+import { NOOP_RECORDER, type ProfileRecorder, type SchedulerRecorder } from './metric-recorder.js';
 import { SchedulingQueue } from './queue/scheduling-queue.js';
 import { NoNodesAvailableError, PodScheduler } from './schedule-pod.js';
 
@@ -36,6 +38,8 @@ export interface SchedulerOptions {
   clock?: Clock;
   random?: RandomInt;
   names?: WellKnownNames;
+  /** Where the scheduler's metrics go; default records nothing (the simulator). */
+  recorder?: SchedulerRecorder;
 }
 
 /** PodScheduled condition reasons, as upstream. */
@@ -55,6 +59,9 @@ export class Scheduler {
   private readonly client: SchedulerClient;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly clock: Clock;
+  private readonly recorder: SchedulerRecorder;
+  /** Each profile's attempt recorder, by schedulerName. */
+  private readonly profileRecorders = new Map<string, ProfileRecorder>();
   /** When expired assumed pods were last dropped. */
   private lastCleanup = Number.NEGATIVE_INFINITY;
 
@@ -65,6 +72,8 @@ export class Scheduler {
     const cfg = resolveConfiguration(opts.config);
     const clock = opts.clock ?? SYSTEM_CLOCK;
     this.clock = clock;
+    const recorder = opts.recorder ?? NOOP_RECORDER;
+    this.recorder = recorder;
     const names = opts.names ?? ORCH_NAMES;
     this.listers = opts.listers;
     this.client = opts.client;
@@ -79,6 +88,7 @@ export class Scheduler {
       initialBackoffMs: cfg.podInitialBackoffMs,
       maxBackoffMs: cfg.podMaxBackoffMs,
       pluginEvents,
+      recorder,
     });
     this.queue = queue;
     for (const p of cfg.profiles) {
@@ -96,10 +106,14 @@ export class Scheduler {
           eventRecorder: opts.eventRecorderFor?.(p.schedulerName) ?? opts.eventRecorder,
           nominator: queue.nominator,
           snapshot: () => this.snapshot,
+          metrics: recorder,
         },
       });
       first ??= fwk;
       this.profiles.set(p.schedulerName, fwk);
+      const pm = recorder.profile(p.schedulerName);
+      this.profileRecorders.set(p.schedulerName, pm);
+      if (recorder !== NOOP_RECORDER) timeExtensionPoints(fwk, recorder, pm);
       for (const [name, pl] of fwk.pluginsByName) {
         const evs = pl.eventsToRegister?.();
         if (evs !== undefined) pluginEvents.set(name, [...(pluginEvents.get(name) ?? []), ...evs]);
@@ -128,8 +142,12 @@ export class Scheduler {
     if (qpi === undefined) return false;
     const cycle = this.queue.schedulingCycle;
     const pod = qpi.podInfo.pod;
-    const fwk = this.profiles.get(pod.spec.schedulerName || 'default-scheduler');
+    const profile = pod.spec.schedulerName || 'default-scheduler';
+    const fwk = this.profiles.get(profile);
     if (fwk === undefined || pod.metadata.deletionTimestamp || this.cache.isAssumedPod(pod)) return true;
+    const m = this.recorder;
+    const pm = this.profileRecorders.get(profile)!;
+    const start = m.now();
     const state = fwk.newCycleState();
     this.cache.updateSnapshot(this.snapshot);
     let host: string;
@@ -143,14 +161,18 @@ export class Scheduler {
           const r = await fwk.runPostFilterPlugins(state, pod, err.diagnosis.nodeToStatusMap);
           if (r.status.isSuccess()) nominatedNode = r.nominatedNodeName ?? '';
         }
+        pm.unschedulable(m.now() - start);
         this.recordFailure(fwk, qpi, cycle, err, REASON_UNSCHEDULABLE, nominatedNode);
       } else if (err instanceof NoNodesAvailableError) {
+        pm.unschedulable(m.now() - start);
         this.recordFailure(fwk, qpi, cycle, err, REASON_UNSCHEDULABLE, '');
       } else {
+        pm.error(m.now() - start);
         this.recordFailure(fwk, qpi, cycle, asError(err), REASON_SCHEDULER_ERROR, '');
       }
       return true;
     }
+    m.algorithmDuration(m.now() - start);
     // Assume: later cycles see the pod on the node before the bind is confirmed.
     const assumed: Pod = { ...pod, spec: { ...pod.spec, nodeName: host } };
     this.cache.assumePod(assumed);
@@ -158,32 +180,71 @@ export class Scheduler {
     const reserve = fwk.runReservePluginsReserve(state, assumed, host);
     if (!reserve.isSuccess()) {
       this.undo(fwk, state, assumed, host);
+      pm.error(m.now() - start);
       this.recordFailure(fwk, qpi, cycle, reserve.asError(), REASON_SCHEDULER_ERROR, '');
       return true;
     }
     const permit = fwk.runPermitPlugins(state, assumed, host);
     if (!permit.isSuccess() && !permit.isWait()) {
       this.undo(fwk, state, assumed, host);
-      this.recordFailure(fwk, qpi, cycle, permit.asError(), permit.isUnschedulable() ? REASON_UNSCHEDULABLE : REASON_SCHEDULER_ERROR, '');
+      const reason = permit.isUnschedulable() ? REASON_UNSCHEDULABLE : REASON_SCHEDULER_ERROR;
+      recordAttemptFailure(pm, reason, m.now() - start);
+      this.recordFailure(fwk, qpi, cycle, permit.asError(), reason, '');
       return true;
     }
-    const binding = this.bindingCycle(fwk, state, qpi, cycle, assumed, host);
+    const binding = this.bindingCycle(fwk, state, qpi, cycle, assumed, host, pm, start);
     this.inFlight.add(binding);
     void binding.finally(() => this.inFlight.delete(binding));
     return true;
   }
 
-  private async bindingCycle(fwk: Framework, state: CycleState, qpi: QueuedPodInfo, cycle: number, assumed: Pod, host: string): Promise<void> {
+  private async bindingCycle(
+    fwk: Framework,
+    state: CycleState,
+    qpi: QueuedPodInfo,
+    cycle: number,
+    assumed: Pod,
+    host: string,
+    pm: ProfileRecorder,
+    start: number,
+  ): Promise<void> {
+    const m = this.recorder;
+    // Upstream's scheduler_scheduler_goroutines{work="binding"}: binding cycles in flight.
+    m.bindingInFlight(1);
+    try {
+      await this.bind(fwk, state, qpi, cycle, assumed, host, pm, start);
+    } finally {
+      m.bindingInFlight(-1);
+    }
+  }
+
+  private async bind(
+    fwk: Framework,
+    state: CycleState,
+    qpi: QueuedPodInfo,
+    cycle: number,
+    assumed: Pod,
+    host: string,
+    pm: ProfileRecorder,
+    start: number,
+  ): Promise<void> {
+    const m = this.recorder;
     const fail = (s: Status, reason: string) => {
       this.undo(fwk, state, assumed, host);
+      recordAttemptFailure(pm, reason, m.now() - start);
       this.recordFailure(fwk, qpi, cycle, s.asError(), reason, '');
     };
     const permit = await fwk.waitOnPermit(assumed);
     if (!permit.isSuccess()) return fail(permit, permit.isUnschedulable() ? REASON_UNSCHEDULABLE : REASON_SCHEDULER_ERROR);
     const preBind = await fwk.runPreBindPlugins(state, assumed, host);
     if (!preBind.isSuccess()) return fail(preBind, REASON_SCHEDULER_ERROR);
+    const bindStart = m.now();
     const bind = await fwk.runBindPlugins(state, assumed, host);
     if (!bind.isSuccess()) return fail(bind, REASON_SCHEDULER_ERROR);
+    const end = m.now();
+    m.bindingDuration(end - bindStart);
+    pm.scheduled(end - start);
+    m.podBound(qpi.attempts, (this.clock.now() - qpi.initialAttemptTimestamp) / 1000);
     this.cache.finishBinding(assumed);
     const { namespace, name } = assumed.metadata;
     fwk.eventRecorder.event(assumed, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${namespace}/${name} to ${host}`);
@@ -214,6 +275,13 @@ export class Scheduler {
     });
   }
 
+  /** Sets the gauges upstream keeps current (pending pods per sub-queue, cache sizes); run when metrics are collected. */
+  sampleMetrics(): void {
+    const l = this.queue.lengths();
+    this.recorder.pendingPods(l.active, l.backoff, l.unschedulable);
+    this.recorder.cacheSize(this.cache.nodeCount(), this.cache.podCount(), this.cache.assumedPodCount());
+  }
+
   /** Waits for every binding cycle in flight. */
   async settle(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
@@ -228,6 +296,12 @@ export class Scheduler {
       await this.settle();
     }
   }
+}
+
+/** Counted by the PodScheduled reason the failure gets, as upstream's scheduleOne. */
+function recordAttemptFailure(pm: ProfileRecorder, reason: string, seconds: number): void {
+  if (reason === REASON_UNSCHEDULABLE) pm.unschedulable(seconds);
+  else pm.error(seconds);
 }
 
 /** Upstream's truncateMessage: event messages are capped at 1024 bytes. */

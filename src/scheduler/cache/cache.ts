@@ -211,6 +211,11 @@ export class SchedulerCache {
     return this.pods.size;
   }
 
+  /** Pods placed by the scheduler whose binding the informer has not confirmed yet. */
+  assumedPodCount(): number {
+    return this.assumedUIDs.size;
+  }
+
   private addImages(ni: NodeInfo): void {
     const map = new Map<string, ImageStateSummary>();
     for (const img of ni.node?.status?.images ?? []) {

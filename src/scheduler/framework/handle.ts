@@ -4,6 +4,7 @@
  * The simulator implements these in memory; the scheduler process will implement them with
  * client/ informers and the REST client, unchanged for plugins.
  */
+import type { SchedulerRecorder } from '../metric-recorder.js';
 import type { Clock } from './clock.js';
 import type { CycleState } from './cycle-state.js';
 import type { NodeInfo } from './node-info.js';
@@ -110,6 +111,8 @@ export interface FrameworkHandle {
   readonly client: SchedulerClient;
   readonly eventRecorder: EventRecorder;
   readonly nominator: PodNominator;
+  /** Where plugins record their metrics (preemption attempts and victims); absent in tests. */
+  readonly metrics?: SchedulerRecorder;
   /** The snapshot of the cycle in progress. */
   snapshotSharedLister(): NodeInfoLister;
   /** Filter plugins with equal-or-higher priority nominated pods added, as the scheduling cycle runs them. */

@@ -4,6 +4,7 @@
  * Errors follow upstream: a plugin failing for a reason other than the pod's fit yields an
  * Error status naming the plugin; a throw is treated the same way.
  */
+import { NOOP_RECORDER, type SchedulerRecorder } from '../metric-recorder.js';
 import type { Clock } from './clock.js';
 import { CycleState } from './cycle-state.js';
 import type { Binder, EventRecorder, FrameworkHandle, Listers, PodNominator, SchedulerClient, WaitingPod } from './handle.js';
@@ -61,6 +62,8 @@ export interface FrameworkDeps {
   nominator: PodNominator;
   /** The snapshot of the cycle in progress. */
   snapshot: () => NodeInfoLister;
+  /** Where plugins record (preemption); default records nothing. */
+  metrics?: SchedulerRecorder;
 }
 
 export interface FrameworkConfig {
@@ -88,6 +91,7 @@ export class Framework implements FrameworkHandle {
   readonly client: SchedulerClient;
   readonly eventRecorder: EventRecorder;
   readonly nominator: PodNominator;
+  readonly metrics: SchedulerRecorder;
   /** Every plugin of the profile, by name (one instance shared by its extension points). */
   readonly pluginsByName = new Map<string, Plugin>();
   readonly queueSort: QueueSortPlugin | undefined;
@@ -117,6 +121,7 @@ export class Framework implements FrameworkHandle {
     this.eventRecorder = d.eventRecorder;
     this.nominator = d.nominator;
     this.snapshot = d.snapshot;
+    this.metrics = d.metrics ?? NOOP_RECORDER;
     const at = <T extends Plugin>(ep: ExtensionPoint): T[] => cfg.plugins[ep].map((ref) => this.instantiate(cfg, ref.name, ep) as T);
     const queueSort = at<QueueSortPlugin>('queueSort');
     if (queueSort.length > 1) throw new Error(`profile ${cfg.profileName}: only one queueSort plugin can be enabled`);

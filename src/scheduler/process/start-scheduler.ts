@@ -20,6 +20,7 @@ import { type SchedulerEventHandlers, eventHandlersFor, type ResourceEventHandle
 import type { RandomInt } from '../framework/clock.js';
 import type { Registry } from '../framework/registry.js';
 import { wellKnownNames } from '../framework/well-known.js';
+import type { SchedulerRecorder } from '../metric-recorder.js';
 import { IN_TREE_REGISTRY } from '../plugins/registry.js';
 import { Scheduler } from '../scheduler.js';
 import { ApiSchedulerWriter } from './api-writer.js';
@@ -64,6 +65,8 @@ export interface StartSchedulerOptions {
   log?: (level: SchedulerLogLevel, message: string) => void;
   clock?: Clock;
   random?: RandomInt;
+  /** Where the scheduler records its metrics; default nothing. */
+  recorder?: SchedulerRecorder;
 }
 
 export interface RunningScheduler {
@@ -113,6 +116,7 @@ export function startScheduler(o: StartSchedulerOptions): RunningScheduler {
     clock,
     random: o.random,
     names,
+    recorder: o.recorder,
   });
   const loop = new SchedulingLoop(scheduler, clock, logError('scheduling'));
   connect(

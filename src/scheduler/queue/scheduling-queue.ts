@@ -11,6 +11,7 @@ import { type ClusterEvent, eventMatches, UNSCHEDULABLE_TIMEOUT } from '../frame
 import type { QueuedPodInfo } from '../framework/interfaces.js';
 import { PodInfo } from '../framework/pod-info.js';
 import { type Pod, podUID } from '../framework/types.js';
+import { BACKOFF_COMPLETE, NOOP_RECORDER, POD_ADD, SCHEDULE_ATTEMPT_FAILURE, type SchedulerRecorder } from '../metric-recorder.js';
 import { affinityTermsMatch } from './affinity-match.js';
 import { KeyedHeap } from './heap.js';
 import { Nominator } from './nominator.js';
@@ -25,6 +26,8 @@ export interface QueueOptions {
   maxUnschedulableMs?: number;
   /** Events each plugin registered; plugins absent here react to every event. */
   pluginEvents?: ReadonlyMap<string, readonly ClusterEvent[]>;
+  /** scheduler_queue_incoming_pods_total; default records nothing. */
+  recorder?: SchedulerRecorder;
 }
 
 export const DEFAULT_INITIAL_BACKOFF_MS = 1000;
@@ -43,6 +46,7 @@ export class SchedulingQueue {
   private readonly maxBackoffMs: number;
   private readonly maxUnschedulableMs: number;
   private readonly pluginEvents: ReadonlyMap<string, readonly ClusterEvent[]>;
+  private readonly recorder: SchedulerRecorder;
   /** Incremented by every pop; a pod's attempt belongs to the cycle it was popped in. */
   schedulingCycle = 0;
   /** The cycle in which the last move request happened: pods failing in an earlier cycle go to backoff, not unschedulable. */
@@ -56,6 +60,7 @@ export class SchedulingQueue {
     this.maxBackoffMs = opts.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
     this.maxUnschedulableMs = opts.maxUnschedulableMs ?? DEFAULT_MAX_UNSCHEDULABLE_MS;
     this.pluginEvents = opts.pluginEvents ?? new Map();
+    this.recorder = opts.recorder ?? NOOP_RECORDER;
   }
 
   /** A new pending pod goes to activeQ (and out of the other queues). */
@@ -64,6 +69,7 @@ export class SchedulingQueue {
     this.backoffQ.delete(qpi.podInfo.uid);
     this.unschedulable.delete(qpi.podInfo.uid);
     this.activeQ.addOrUpdate(qpi);
+    this.recorder.incoming('active', POD_ADD);
     this.nominator.addNominatedPod(qpi.podInfo, '');
   }
 
@@ -75,8 +81,13 @@ export class SchedulingQueue {
     const uid = qpi.podInfo.uid;
     if (this.activeQ.has(uid) || this.backoffQ.has(uid) || this.unschedulable.has(uid)) return;
     qpi.timestamp = this.clock.now();
-    if (this.moveRequestCycle >= podSchedulingCycle) this.backoffQ.addOrUpdate(qpi);
-    else this.unschedulable.set(uid, qpi);
+    if (this.moveRequestCycle >= podSchedulingCycle) {
+      this.backoffQ.addOrUpdate(qpi);
+      this.recorder.incoming('backoff', SCHEDULE_ATTEMPT_FAILURE);
+    } else {
+      this.unschedulable.set(uid, qpi);
+      this.recorder.incoming('unschedulable', SCHEDULE_ATTEMPT_FAILURE);
+    }
     this.nominator.addNominatedPod(qpi.podInfo, '');
   }
 
@@ -96,6 +107,7 @@ export class SchedulingQueue {
     for (let top = this.backoffQ.peek(); top !== undefined && this.backoffExpiry(top) <= now; top = this.backoffQ.peek()) {
       this.backoffQ.pop();
       this.activeQ.addOrUpdate(top);
+      this.recorder.incoming('active', BACKOFF_COMPLETE);
     }
     let stale: QueuedPodInfo[] | undefined;
     for (const qpi of this.unschedulable.values()) if (now - qpi.timestamp > this.maxUnschedulableMs) (stale ??= []).push(qpi);
@@ -156,8 +168,10 @@ export class SchedulingQueue {
     for (const qpi of pods) {
       if (!this.podMatchesEvent(qpi, event)) continue;
       this.unschedulable.delete(qpi.podInfo.uid);
-      if (this.isBackingOff(qpi)) this.backoffQ.addOrUpdate(qpi);
+      const backingOff = this.isBackingOff(qpi);
+      if (backingOff) this.backoffQ.addOrUpdate(qpi);
       else this.activeQ.addOrUpdate(qpi);
+      this.recorder.incoming(backingOff ? 'backoff' : 'active', event.label);
     }
     this.moveRequestCycle = this.schedulingCycle;
   }

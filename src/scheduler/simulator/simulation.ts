@@ -1,4 +1,5 @@
 /** A simulated cluster with a scheduler attached: the harness for scenario tests and benchmarks. */
+import type { SchedulerRecorder } from '../metric-recorder.js';
 import { eventHandlersFor } from '../event-handlers.js';
 import { FakeClock, seededRandomInt } from '../framework/clock.js';
 import type { Registry } from '../framework/registry.js';
@@ -12,6 +13,8 @@ export interface SimulationOptions {
   /** Seed of the tie-breaking randomness. */
   seed?: number;
   clock?: FakeClock;
+  /** Where the scheduler records metrics; default nothing (benchmarks pay for none). */
+  recorder?: SchedulerRecorder;
 }
 
 export interface Simulation {
@@ -33,6 +36,7 @@ export function createSimulation(opts: SimulationOptions): Simulation {
     eventRecorder: cluster,
     clock,
     random: seededRandomInt(opts.seed ?? 1),
+    recorder: opts.recorder,
   });
   cluster.connect(eventHandlersFor(scheduler));
   return { clock, cluster, scheduler };

@@ -55,6 +55,8 @@ export class DefaultPreemption implements PostFilterPlugin {
   ) {}
 
   async postFilter(state: CycleState, pod: Pod, m: NodeToStatusMap): Promise<PostFilterResult> {
+    // Upstream counts every PostFilter run as an attempt, whatever its outcome.
+    this.fh.metrics?.preemptionAttempt();
     const r = await this.preempt(state, pod, m);
     if (!r.status.isSuccess()) return { status: r.status };
     // Not eligible, or nothing selected.
@@ -81,6 +83,7 @@ export class DefaultPreemption implements PostFilterPlugin {
     }
     const best = selectCandidate(found.candidates, this.fh.clock.now());
     if (best === undefined || best.name === '') return { nominatedNodeName: '', status: SUCCESS };
+    this.fh.metrics?.preemptionVictims(best.victims.pods.length);
     const prepared = await this.prepareCandidate(best, pod);
     if (!prepared.isSuccess()) return { nominatedNodeName: '', status: prepared };
     return { nominatedNodeName: best.name, status: SUCCESS };
