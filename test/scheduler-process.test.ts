@@ -199,7 +199,8 @@ describe('the scheduler status writer', () => {
       const written = await getPod('status-w');
       assert.equal(written.status.nominatedNodeName, 'n1');
       const c = written.status.conditions.find((x: any) => x.type === 'PodScheduled');
-      assert.deepEqual({ ...c, lastTransitionTime: undefined }, { ...cond, lastTransitionTime: undefined });
+      // lastProbeTime is a zero metav1.Time, which Go always writes as null.
+      assert.deepEqual({ ...c, lastTransitionTime: undefined }, { ...cond, lastProbeTime: null, lastTransitionTime: undefined });
       // The same condition and nomination again: nothing is written.
       await writer.updatePodStatus(written, cond, 'n1');
       assert.equal((await getPod('status-w')).metadata.resourceVersion, written.metadata.resourceVersion);
