@@ -387,6 +387,27 @@ describe('health endpoints', () => {
         'post-start hooks listed',
       );
       assert.ok(lines.length >= 4, 'ping, log, storage and hooks');
+      // The spec's list: admission initializer, informers, extension informers/controllers, CRD
+      // informer synced, bootstrap controller and roles, system priority classes, authentication
+      // info, aggregator informers, API-service registration and status, auto-registration.
+      for (const hook of [
+        'start-kube-apiserver-admission-initializer',
+        'generic-apiserver-start-informers',
+        'start-apiextensions-informers',
+        'start-apiextensions-controllers',
+        'crd-informer-synced',
+        'bootstrap-controller',
+        'rbac/bootstrap-roles',
+        'scheduling/bootstrap-system-priority-classes',
+        'start-cluster-authentication-info-controller',
+        'start-kube-aggregator-informers',
+        'apiservice-registration-controller',
+        'apiservice-status-available-controller',
+        'kube-apiserver-autoregistration',
+      ]) {
+        assert.ok(lines.includes(`[+]poststarthook/${hook} ok`), `${endpoint} lacks poststarthook/${hook}`);
+      }
+      assert.ok(lines.includes('[+]autoregister-completion ok'));
       assert.equal(lines.includes('[+]shutdown ok'), endpoint === 'readyz', 'only readyz has the shutdown check');
     });
 

@@ -200,6 +200,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   );
 
   const hooks = {
+    admissionInitializer: hookCheck('poststarthook/start-kube-apiserver-admission-initializer'),
+    startInformers: hookCheck('poststarthook/generic-apiserver-start-informers'),
     bootstrap: hookCheck('poststarthook/bootstrap-controller'),
     rbacBootstrap: hookCheck('poststarthook/rbac/bootstrap-roles'),
     priorityClasses: hookCheck('poststarthook/scheduling/bootstrap-system-priority-classes'),
@@ -305,6 +307,10 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     audit: auditing,
   });
 
+  // The admission plugins were built over the started caches (webhook configurations,
+  // namespaces), and every resource's cache started before them: upstream's first two hooks.
+  hooks.admissionInitializer.done();
+  hooks.startInformers.done();
   await bootstrapNamespaces(registry);
   const kubernetesService = await startKubernetesService(registry, {
     securePort: listener.port,
