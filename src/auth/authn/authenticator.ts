@@ -23,8 +23,20 @@ export interface Authenticator {
   authenticate(req: AuthenticationRequest): UserInfo | undefined | Promise<UserInfo | undefined>;
 }
 
-/** Credentials were presented and rejected; the message is for logs, never for the client. */
-export class AuthenticationFailure extends Error {}
+/**
+ * Credentials were presented and rejected; the message is for logs, never for the client.
+ * Raised on ordinary paths (every certificate the front-proxy CA did not issue is one, before
+ * the x509 method accepts it), so it captures no stack: that capture cost more than the rest
+ * of a GET.
+ */
+export class AuthenticationFailure extends Error {
+  constructor(message: string) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(message);
+    Error.stackTraceLimit = limit;
+  }
+}
 
 /** A value now or later: authenticators answer synchronously when they can (cache hits), so the hot path awaits nothing. */
 export type Maybe<T> = T | Promise<T>;

@@ -7,7 +7,7 @@
  */
 import type { UserInfo } from '../../machinery/user.js';
 import { AuthenticationFailure, type Authenticator } from './authenticator.js';
-import { parseCertificateBundle, verifyPeer } from './x509.js';
+import { cachedPeerVerifier, parseCertificateBundle } from './x509.js';
 import { rawHeadersWithPrefix, rawHeaderValues, unescapeHeaderKey } from '../../machinery/raw-headers.js';
 
 export interface RequestHeaderOptions {
@@ -21,16 +21,23 @@ export interface RequestHeaderOptions {
 }
 
 export function requestHeaderAuthenticator(opts: RequestHeaderOptions): Authenticator {
-  const roots = parseCertificateBundle(opts.clientCaPem);
+  const verify = cachedPeerVerifier(parseCertificateBundle(opts.clientCaPem));
   const usernameHeaders = opts.usernameHeaders.map((h) => h.toLowerCase());
   const groupHeaders = opts.groupHeaders.map((h) => h.toLowerCase());
   const prefixes = opts.extraHeaderPrefixes.map((h) => h.toLowerCase());
   const allowed = new Set(opts.allowedNames);
+  // A connection whose certificate this CA did not issue (every ordinary client's) fails the
+  // same way on each request: the failure is made once per connection.
+  const failures = new WeakMap<object, AuthenticationFailure>();
   return {
     authenticate(req) {
-      const verified = verifyPeer(req.socket, roots);
+      const verified = verify(req.socket);
       if (verified === undefined) return undefined;
-      if ('error' in verified) throw new AuthenticationFailure(verified.error);
+      if ('error' in verified) {
+        let failure = failures.get(req.socket);
+        if (failure === undefined) failures.set(req.socket, (failure = new AuthenticationFailure(verified.error)));
+        throw failure;
+      }
       const cn = (verified.cert.subject.split('\n').find((l) => l.startsWith('CN=')) ?? 'CN=').slice(3);
       if (allowed.size > 0 && !allowed.has(cn)) throw new AuthenticationFailure(`x509: subject with cn=${cn} is not in the allowed list`);
       const name = usernameHeaders.map((h) => rawHeaderValues(req.rawHeaders, h).find((v) => v !== '')).find((v) => v !== undefined);

@@ -41,6 +41,23 @@ export function verifyPeer(socket: TLSSocket, roots: readonly X509Certificate[],
   return { cert: raw };
 }
 
+/**
+ * verifyPeer against roots, remembered per connection (its peer never changes): a certificate's
+ * parse and signature check cost more than the rest of a GET, so each connection pays it once.
+ */
+export function cachedPeerVerifier(roots: readonly X509Certificate[]): (socket: TLSSocket) => PeerVerification {
+  const cache = new WeakMap<object, { v: PeerVerification; at: number }>();
+  return (socket) => {
+    const now = Date.now();
+    const hit = cache.get(socket);
+    // Re-checked once a minute, so a connection outliving its certificate stops authenticating.
+    if (hit !== undefined && now - hit.at < 60_000) return hit.v;
+    const v = verifyPeer(socket, roots, now);
+    cache.set(socket, { v, at: now });
+    return v;
+  };
+}
+
 /** Client certificates issued by caPem's CAs as an authentication method. */
 export function x509Authenticator(caPem: string): Authenticator {
   const roots = parseCertificateBundle(caPem);
