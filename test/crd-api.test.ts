@@ -275,9 +275,11 @@ describe('CustomResourceDefinitions through the API', () => {
     const timeGets = async (path: string): Promise<number> => {
       const n = 200;
       for (let i = 0; i < 30; i++) await request(cluster, 'GET', path, { agent });
-      const t0 = process.hrtime.bigint();
+      const t0 = performance.now();
+      const waited = coreWaitMs();
       for (let i = 0; i < n; i++) assert.equal((await request(cluster, 'GET', path, { agent })).status, 200);
-      return n / (Number(process.hrtime.bigint() - t0) / 1e9);
+      // Client and server share this thread: its waits for a core on a busy machine are not the server's time.
+      return n / (heldMs(performance.now() - t0, waited, coreWaitMs()) / 1000);
     };
     // Alternating rounds, best of each, so load from elsewhere on the machine weighs on both alike.
     let cm = 0;
