@@ -129,15 +129,17 @@ for (const version of ['1.33', '1.27'])
     const BASE = '/apis/db.example.com/v1/namespaces/default/databases';
 
     it('applies the CRD and it becomes Established within a second', async () => {
-      const started = Date.now();
       assert.match(
         await kubectl.ok(['apply', '-f', await ws.file('crd.yaml', CRD)]),
         /customresourcedefinition.apiextensions.k8s.io\/databases.db.example.com created/,
       );
       await kubectl.ok(['wait', '--for=condition=Established', 'crd/databases.db.example.com', '--timeout=5s']);
-      assert.ok(Date.now() - started < 3000, `established after ${Date.now() - started} ms (kubectl included)`);
       const crd = JSON.parse(await kubectl.ok(['get', 'crd', 'databases.db.example.com', '-o', 'json']));
       const conditions = Object.fromEntries(crd.status.conditions.map((c: any) => [c.type, c]));
+      // Within a second as the server tells it (its timestamps have whole seconds): kubectl's own
+      // start-up on a busy machine is not the server's delay.
+      const establishedAfter = Date.parse(conditions.Established.lastTransitionTime) - Date.parse(crd.metadata.creationTimestamp);
+      assert.ok(establishedAfter <= 1000, `established ${establishedAfter} ms after creation`);
       assert.equal(conditions.NamesAccepted.status, 'True');
       assert.equal(conditions.NamesAccepted.reason, 'NoConflicts');
       assert.equal(conditions.NamesAccepted.message, 'no conflicts found');

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import https from 'node:https';
 import { describe, it } from 'node:test';
 import { request } from './helpers/cluster.js';
+import { coreWaitMs, heldMs } from './helpers/core-wait.js';
 import { kubectlWorkspace } from './helpers/kubectl.js';
 
 const ws = kubectlWorkspace({ storageBackend: 'memory', kubernetesCompat: true });
@@ -225,14 +226,16 @@ spec:
     await Promise.all(Array.from({ length: 8 }, lane));
     agent.destroy();
     const started = Date.now();
+    const waitedBefore = coreWaitMs();
     assert.equal((await call('DELETE', `${NS}/secrets/big-owner`)).status, 200);
     await waitFor(
       'every dependent to go',
       async () => ((await call('GET', `${NS}/configmaps?labelSelector=gc%3Dbig&limit=1`)).json.items as unknown[]).length === 0,
-      60_000,
+      150_000,
     );
-    const ms = Date.now() - started;
-    console.log(`garbage collection of ${N} dependents: ${ms} ms`);
+    // The server runs in this process: the time it waited for a core on a busy machine is not the collector's.
+    const ms = heldMs(Date.now() - started, waitedBefore, coreWaitMs());
+    console.log(`garbage collection of ${N} dependents: ${ms.toFixed(0)} ms (${Date.now() - started} ms of wall-clock time)`);
     assert.ok(ms < 60_000, `took ${ms} ms`);
   });
 });

@@ -16,8 +16,12 @@ import { type RunReport, runHostile } from './hostile/runner.js';
 
 const CASES = Number(process.env.HOSTILE_CASES ?? 10_000);
 const SEED = process.env.HOSTILE_SEED !== undefined ? Number(process.env.HOSTILE_SEED) : Math.floor(Math.random() * 2 ** 31);
-/** A cap on the run while defects make cases slow (healthy, 10,000 cases take about 2 minutes); what is left is reported not run. */
-const MAX_MS = Number(process.env.HOSTILE_MAX_MS ?? 6 * 60_000);
+/**
+ * A cap on the run while defects make cases slow; what is left is reported not run. Healthy,
+ * 10,000 cases take about 3 minutes alone on two cores, and longer while `npm test` runs other
+ * files beside this one.
+ */
+const MAX_MS = Number(process.env.HOSTILE_MAX_MS ?? 10 * 60_000);
 /** /healthz must answer within this throughout the run. */
 const PROBE_THRESHOLD_MS = 200;
 
@@ -49,11 +53,15 @@ describe(`hostile input (seed ${SEED}, ${CASES} cases)`, () => {
     assert.deepEqual(report.pollution, []);
   });
 
-  // Open (issue 11): requests within the size limits that are still heavy — maps of 120,000
-  // labels, 10,000 finalizers, 5,000-way JSON-patch copies, large lists — hold the event loop
-  // for up to ~1.5 s (linear work, but done in one turn). The assertion stays as the goal; it is
-  // reported as TODO, not hidden, until that work is sliced or moved off the request thread.
-  it(`/healthz answered within ${PROBE_THRESHOLD_MS} ms throughout`, { todo: 'heavy in-limit writes still hold the event loop up to ~1.5 s' }, (t) => {
+  // Open (issue 11): requests within the size limits that are still heavy hold the event loop
+  // for up to ~1-2 s (the prober's figure less any wait for a core): maps of 50,000-120,000
+  // labels on every write verb, strategic merges of 20,000 list entries, 60,000 finalizers,
+  // large !!binary YAML values. Their work is linear but done in long turns: decoding and the
+  // duplicate-field scan, the shape check (exceedsDepth, stringMap), unknown-field walking,
+  // managedFields of every key (src/apply/ssa field sets), structuredClone, label validation,
+  // encoding for storage — each 50-150 ms for 120,000 labels, several in one turn. The assertion
+  // stays as the goal; it is reported as TODO, not hidden, until that work yields between steps.
+  it(`/healthz answered within ${PROBE_THRESHOLD_MS} ms throughout`, { todo: 'heavy in-limit writes still hold the event loop for 1-2 s' }, (t) => {
     t.diagnostic(`${report.probe.count} probes, max ${report.probe.maxMs.toFixed(0)} ms, p99 ${report.probe.p99Ms.toFixed(0)} ms`);
     const slow = [...report.slowBlame].map(([variant, b]) => `${b.count}x up to ${b.maxMs.toFixed(0)} ms during ${variant}`);
     assert.deepEqual(slow, []);

@@ -171,7 +171,8 @@ export class RestClient {
     if (res.statusCode !== 200) throw new ApiError(res.statusCode ?? 0, await readBody(res).catch(() => undefined), `watch ${path}`);
     res.setEncoding('utf8');
     return new Promise<void>((resolve, reject) => {
-      let buffered = '';
+      /** The current line so far, in the chunks it arrived in (joined once, when its end arrives). */
+      let pending: string[] = [];
       let done = false;
       const finish = (err?: unknown) => {
         if (done) return;
@@ -181,13 +182,18 @@ export class RestClient {
       };
       res.on('data', (chunk: string) => {
         if (done) return;
-        buffered += chunk;
         try {
-          for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
-            const line = buffered.slice(0, nl);
-            buffered = buffered.slice(nl + 1);
+          // Only the new chunk is searched for line ends: an event of megabytes arriving in
+          // hundreds of chunks costs one pass, not one pass over all of it per chunk.
+          let start = 0;
+          for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
+            pending.push(chunk.slice(start, nl));
+            const line = pending.join('');
+            pending = [];
+            start = nl + 1;
             if (line.trim() !== '') onEvent(JSON.parse(line) as WatchEvent);
           }
+          if (start < chunk.length) pending.push(chunk.slice(start));
         } catch (err) {
           // A handler's error (or a line that is not JSON) ends this watch with that error.
           finish(err);

@@ -24,10 +24,15 @@ async function refusal(p: Promise<unknown> | (() => unknown)): Promise<StatusErr
 }
 
 /** Runs f and returns how long it held the thread (ms). */
+/**
+ * CPU milliseconds the process (the YAML worker thread included) spent in f: the work done,
+ * which a machine busy with other work does not stretch as it stretches wall-clock time.
+ */
 async function timed(f: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
+  const start = process.cpuUsage();
   await f().catch(() => undefined);
-  return performance.now() - start;
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
 }
 
 describe('JSON nesting on the text', () => {
@@ -60,11 +65,13 @@ describe('JSON nesting on the text', () => {
 describe('YAML bodies', () => {
   it('refuses a million nested sequences fast, in both block and flow style', async () => {
     for (const body of ['- '.repeat(1_000_000) + 'x', '['.repeat(1_000_000), `a:\n  b: ${'['.repeat(1_000_000)}`]) {
-      const start = performance.now();
-      const e = await refusal(decodeObjectBody('application/yaml', Buffer.from(body), TARGET));
-      assert.equal(e.code, 400);
-      assert.match(e.message, /^error converting YAML to JSON: yaml: line \d+: exceeded max depth of 1000$/);
-      assert.ok(performance.now() - start < 2000, `${performance.now() - start} ms`);
+      let e: StatusError | undefined;
+      const ms = await timed(async () => {
+        e = await refusal(decodeObjectBody('application/yaml', Buffer.from(body), TARGET));
+      });
+      assert.equal(e?.code, 400);
+      assert.match(e?.message ?? '', /^error converting YAML to JSON: yaml: line \d+: exceeded max depth of 1000$/);
+      assert.ok(ms < 2000, `${ms} ms of CPU`);
     }
   });
 
@@ -91,7 +98,7 @@ describe('YAML bodies', () => {
       value = (await decodeObjectBody('application/yaml', Buffer.from(body), TARGET)).value;
     });
     assert.equal(Buffer.from((value as { data: { k: string } }).data.k, 'latin1').equals(bytes), true);
-    assert.ok(ms < 1000, `${ms} ms`);
+    assert.ok(ms < 1000, `${ms} ms of CPU`);
   });
 
   it('keeps the rules of each path: create refuses repeated keys, apply lets the last win and reads YAML 1.1', async () => {
@@ -104,8 +111,9 @@ describe('YAML bodies', () => {
 
   it('refuses a repeated key among 100,000 in linear time', () => {
     const keys = Array.from({ length: 100_000 }, (_, i) => `k${i}: v`);
-    const start = performance.now();
+    const start = process.cpuUsage();
     assert.throws(() => decodeYaml(`${keys.join('\n')}\nk5: again`, { maxDepth: MAX_JSON_DEPTH, uniqueKeys: true }), /"k5" already defined/);
-    assert.ok(performance.now() - start < 20_000);
+    const used = process.cpuUsage(start);
+    assert.ok((used.user + used.system) / 1000 < 20_000);
   });
 });

@@ -10,6 +10,15 @@ import { PkiFileError } from './check.js';
 
 const OPTS = { hosts: ['localhost', 'orch', 'orch.default.svc'], ips: ['127.0.0.1', '::1'] };
 
+/**
+ * CPU milliseconds this process used since `from`: what these bounds are about is the work done,
+ * which a machine busy with other work does not stretch as it stretches wall-clock time.
+ */
+function cpuMsSince(from: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1000;
+}
+
 describe('ensureCertificates', () => {
   let dir: string;
   let created: PkiMaterial;
@@ -17,16 +26,16 @@ describe('ensureCertificates', () => {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'orch-pki-'));
-    const t = performance.now();
+    const cpu = process.cpuUsage();
     created = await ensureCertificates(join(dir, 'pki'), OPTS);
-    createMs = performance.now() - t;
+    createMs = cpuMsSince(cpu);
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
   test('creates a CA, a serving and an admin certificate, quickly', () => {
     // Includes the lazy import of @peculiar/x509 (~130 ms); the crypto itself is ~30 ms.
-    console.log(`# create: ${createMs.toFixed(1)} ms`);
-    assert.ok(createMs < 1000, `creation took ${createMs} ms`);
+    console.log(`# create: ${createMs.toFixed(1)} ms of CPU`);
+    assert.ok(createMs < 1000, `creation took ${createMs} ms of CPU`);
     const ca = new X509Certificate(created.caCertPem);
     assert.equal(ca.subject, 'CN=orch-ca');
     assert.equal(ca.ca, true);
@@ -61,11 +70,11 @@ describe('ensureCertificates', () => {
   });
 
   test('a second call reads the same material back, in a few milliseconds', async () => {
-    const t = performance.now();
+    const cpu = process.cpuUsage();
     const again = await ensureCertificates(join(dir, 'pki'), { hosts: ['other'], ips: [] });
-    const readMs = performance.now() - t;
-    console.log(`# re-read: ${readMs.toFixed(2)} ms`);
-    assert.ok(readMs < 50, `re-read took ${readMs} ms`);
+    const readMs = cpuMsSince(cpu);
+    console.log(`# re-read: ${readMs.toFixed(2)} ms of CPU`);
+    assert.ok(readMs < 50, `re-read took ${readMs} ms of CPU`);
     assert.deepEqual(again, created);
   });
 

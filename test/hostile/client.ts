@@ -10,6 +10,8 @@ export interface ServerInfo {
   caPem: string;
   adminCertPem: string;
   adminKeyPem: string;
+  /** The server's process, when it runs in one of its own (its main thread's CPU time is read by the prober). */
+  pid?: number;
 }
 
 export interface Answer {

@@ -37,7 +37,7 @@ export function formatReport(r: RunReport): string {
     `hostile-input run: seed=${r.seed} ran=${r.ran} skipped=${r.skipped} (variants already failing) notRun=${r.notRun} in ${(r.durationMs / 1000).toFixed(1)} s`,
   );
   lines.push(
-    `/healthz prober: ${r.probe.count} probes, max ${r.probe.maxMs.toFixed(0)} ms, p99 ${r.probe.p99Ms.toFixed(0)} ms, ${r.probe.slow.length} over the threshold or failed`,
+    `/healthz prober: ${r.probe.count} probes, loop held at most ${r.probe.maxMs.toFixed(0)} ms (longest wait ${r.probe.maxWallMs.toFixed(0)} ms), p99 ${r.probe.p99Ms.toFixed(0)} ms, ${r.probe.slow.length} over the threshold or failed`,
   );
   for (const [family, s] of [...r.perFamily].sort()) lines.push(`  ${family}: ${s.ran} cases, ${s.failed} failures`);
   if (r.crashes.length) lines.push(`server crashes: ${r.crashes.join('; ')}`);

@@ -267,6 +267,7 @@ export async function runHostile(opts: RunOptions): Promise<RunReport> {
       }
       if (c.collection && namesBefore !== undefined) {
         const after = await lane.names(c.collection);
+        if (after === undefined) return fail(index, family, c, 'unresponsive', `listing ${c.collection} afterwards failed`, answer);
         if (after !== namesBefore) fail(index, family, c, 'partial-write', `${why} but ${c.collection} changed: ${namesBefore} -> ${after}`, answer);
       }
     } else if (answer.status < 300) {
@@ -328,7 +329,7 @@ export async function runHostile(opts: RunOptions): Promise<RunReport> {
   for (const s of probe.slow) {
     let worst: CaseTiming | undefined;
     for (const t of timings) {
-      if (t.start > s.start + s.ms || t.end < s.start) continue;
+      if (t.start > s.start + s.wallMs || t.end < s.start) continue;
       // Prefer a case that works over one that only waits (a watch, a future resourceVersion).
       if (!worst || (worst.waits && !t.waits) || (worst.waits === t.waits && t.end - t.start > worst.end - worst.start)) worst = t;
     }

@@ -54,7 +54,7 @@ export async function hostServer(opts: { requestTimeoutMs?: number } = {}): Prom
   });
   hosted.server = await new Promise<ServerInfo>((resolve, reject) => {
     child.on('message', (msg: { type: string; server?: ServerInfo; error?: string }) => {
-      if (msg.type === 'ready' && msg.server) resolve(msg.server);
+      if (msg.type === 'ready' && msg.server) resolve({ ...msg.server, pid: child.pid });
       if (msg.type === 'failed') reject(new Error(`server did not start: ${msg.error}`));
     });
     void hosted.died.then((why) => reject(new Error(`server did not start: ${why}`)));
