@@ -105,7 +105,10 @@ export class Lane {
   async names(collection: string): Promise<string | undefined> {
     const r = await this.call('GET', collection);
     if (r.status !== 200) return undefined;
-    return (JSON.parse(r.text).items as { metadata: { name: string } }[])
+    // An object already being deleted (a foreground deletion waiting for the garbage collector)
+    // may go at any moment, whatever the case does: it is not counted.
+    return (JSON.parse(r.text).items as { metadata: { name: string; deletionTimestamp?: string } }[])
+      .filter((i) => i.metadata.deletionTimestamp === undefined)
       .map((i) => i.metadata.name)
       .sort()
       .join(',');

@@ -117,8 +117,11 @@ function validateEphemeral(s: Rec, p: string): FieldError[] {
   const templatePath = `${p}.volumeClaimTemplate`;
   const errs: FieldError[] = [];
   // Only labels and annotations of the template's metadata are used; anything else may not be set.
-  for (const key of Object.keys(rec(template.metadata))) {
-    if (key !== 'labels' && key !== 'annotations') errs.push(forbiddenField(`${templatePath}.metadata.${key}`, 'cannot be set'));
+  // Upstream checks the decoded struct, where a zero value (`creationTimestamp: null`, "", 0) is not set.
+  const meta = rec(template.metadata);
+  for (const key of Object.keys(meta)) {
+    const zero = meta[key] === null || meta[key] === '' || meta[key] === 0 || meta[key] === false;
+    if (key !== 'labels' && key !== 'annotations' && !zero) errs.push(forbiddenField(`${templatePath}.metadata.${key}`, 'cannot be set'));
   }
   errs.push(...validatePersistentVolumeClaimSpec(rec(template.spec), `${templatePath}.spec`));
   return errs;
