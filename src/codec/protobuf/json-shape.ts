@@ -8,7 +8,8 @@
  * A plan per message type is compiled once, so the hot path is a loop over precomputed
  * closures with no per-field type dispatch.
  */
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
+import { protobufjs } from './protobufjs.js';
 import { ProtobufEncodeError } from './errors.js';
 import { type NestedConverters, SPECIAL_MESSAGES } from './json-specials.js';
 import { base64ToBytes, bytesToBase64, int64ToNumber } from './wire-values.js';
@@ -68,8 +69,8 @@ function compileField(field: protobuf.Field): FieldPlan {
   const names = { name: field.name, key: typeof jsonName === 'string' ? jsonName : field.name, shape };
   const container = field.map ? 'map' : field.repeated ? 'repeated' : 'single';
   const resolved = field.resolvedType;
-  if (resolved instanceof protobuf.Enum) throw new Error(`${field.fullName}: enums are not used by Kubernetes messages`);
-  if (resolved instanceof protobuf.Type) {
+  if (resolved instanceof protobufjs().Enum) throw new Error(`${field.fullName}: enums are not used by Kubernetes messages`);
+  if (resolved instanceof protobufjs().Type) {
     const special = SPECIAL_MESSAGES[resolved.fullName]?.(nestedConverters(resolved));
     if (special) {
       return {
@@ -108,7 +109,7 @@ function nestedConverters(type: protobuf.Type): NestedConverters {
     let converters = byField.get(field);
     if (converters === undefined) {
       const nested = type.fields[field]?.resolve().resolvedType;
-      if (!(nested instanceof protobuf.Type)) throw new Error(`${type.fullName}.${field} is not a message field`);
+      if (!(nested instanceof protobufjs().Type)) throw new Error(`${type.fullName}.${field} is not a message field`);
       converters = messageConverters(nested);
       byField.set(field, converters);
     }

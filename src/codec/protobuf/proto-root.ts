@@ -15,7 +15,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
+import { protobufjs } from './protobufjs.js';
 
 /** The file of each Protobuf package; a file's `import`s load with it. */
 export const PACKAGE_FILES: Readonly<Record<string, string>> = {
@@ -103,7 +104,7 @@ export function protoFileFor(messageName: string): string {
 
 /** A new Root that loads files (and their imports) from `dir`, resolving upstream import paths there. */
 export function newProtoRoot(dir: string): protobuf.Root {
-  const root = new protobuf.Root();
+  const root = new (protobufjs().Root)();
   // Imports name upstream paths ("k8s.io/apimachinery/..."); all live under one directory.
   root.resolvePath = (_origin, target) => join(dir, target);
   return root;
