@@ -3,9 +3,10 @@
  * startControlPlane on a SQLite data directory, then one line `READY {json}` on stdout with the
  * URL and admin credentials. SIGTERM stops it gracefully; SIGUSR2 runs a full GC (when started
  * with `node --expose-gc`) and prints one line `MEM {json}` with its memory.
- * Usage: node [--expose-gc] dist/bench/orch-server.js <dataDir> [--no-metrics] [--no-apf] [--etcd=<url>] [--cert-dir=<dir>]
+ * Usage: node [--expose-gc] dist/bench/orch-server.js <dataDir> [--no-metrics] [--no-apf] [--no-controllers] [--etcd=<url>] [--cert-dir=<dir>]
  * (--no-metrics: the API server records and serves no metrics, to measure what they cost;
  * --no-apf: the in-flight limits instead of API Priority and Fairness, likewise;
+ * --no-controllers: the API server alone, without the all-in-one's in-process controllers;
  * --etcd: store in that etcd instead of SQLite; --cert-dir: another replica's certificates, so
  * one client certificate fits both).
  */
@@ -43,6 +44,7 @@ const etcd = flag('etcd');
 const storage = etcd === undefined ? { storageBackend: 'sqlite' as const } : { storageBackend: 'etcd3' as const, etcd: { servers: [etcd] } };
 const certDir = flag('cert-dir');
 const apf = process.argv.includes('--no-apf') ? { enablePriorityAndFairness: false } : {};
+const controllers = process.argv.includes('--no-controllers') ? { controllers: false as const } : {};
 const cp = await startControlPlane({
   dataDir,
   securePort: 0,
@@ -52,6 +54,7 @@ const cp = await startControlPlane({
   ...storage,
   ...metrics,
   ...apf,
+  ...controllers,
   ...(certDir === undefined ? {} : { certDir }),
 });
 process.stdout.write(`READY ${JSON.stringify({ url: cp.url, caPem: cp.caPem, certPem: cp.adminCertPem, keyPem: cp.adminKeyPem, token, readerToken })}\n`);
