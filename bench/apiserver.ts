@@ -4,7 +4,9 @@
  *
  * Arrangement (2-core machine): every server under test runs alone in a child process, and the
  * load generator runs in a worker thread of this otherwise idle process — one core each, and
- * the trivial baseline gets exactly the same arrangement as orch.
+ * the trivial baseline gets exactly the same arrangement as orch. The API server is measured
+ * alone, as upstream's kube-apiserver runs (its controllers are another process); one more
+ * CREATE case runs the all-in-one with its in-process controllers, to show what they add.
  * Prints a table, the targets, and as its last line one JSON object with all figures.
  */
 import { mkdir, mkdtemp } from 'node:fs/promises';
@@ -27,7 +29,7 @@ const GET_OBJECTS = 100;
 /** Interleaved rounds of the GET cases (each measured DURATION_MS / GET_ROUNDS per round). */
 const GET_ROUNDS = 3;
 const START_ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 3);
-const DEADLINE_MS = 115_000;
+const DEADLINE_MS = 150_000;
 const TARGETS = {
   get: 0.5,
   create: 0.25,
@@ -39,6 +41,8 @@ const TARGETS = {
 };
 /** RoleBindings in the cluster when a user authorized through RBAC reads (issue 13: among 1,000). */
 const BINDINGS = 1000;
+/** The ClusterRole the readers are bound to. */
+const READER_ROLE = 'bench-configmap-reader';
 
 interface CaseResult extends LoadResult {
   ratio?: number;
@@ -89,20 +93,24 @@ async function benchTrivial(work: string): Promise<CaseResult> {
   }
 }
 
+/** The CREATE case: 1 KiB ConfigMaps with fresh names. */
+function createSpec(url: string, tls: TlsMaterial): LoadSpec {
+  return loadSpec(url, tls, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: configMapBody('bench-c-{n}', 1024), expectStatus: 201 });
+}
+
 async function benchOrch(
   work: string,
 ): Promise<{ get: CaseResult; getToken: CaseResult; getServiceAccount: CaseResult; getRbac: CaseResult; create: CaseResult }> {
   const dataDir = join(work, 'orch-data');
   await mkdir(dataDir);
-  const child = spawnNode([join(HERE, 'orch-server.js'), dataDir], ROOT);
+  const child = spawnNode([join(HERE, 'orch-server.js'), dataDir, '--no-controllers'], ROOT);
   try {
     const ready = JSON.parse((await waitForLine(child, (l) => l.startsWith('READY '), 20_000)).slice(6));
     const tls: TlsMaterial = { ca: ready.caPem, cert: ready.certPem, key: ready.keyPem };
     const base = `${ready.url}/api/v1/namespaces/default/configmaps`;
     await precreate(base, tls);
     // The bindings first, so every GET case runs in the same cluster (1,000 bindings), and only
-    // once the server has digested them: the controllers' informers see 1,000 new objects, and
-    // measuring during that catch-up would charge RBAC for the controllers' work.
+    // once the server has digested them (its RBAC index and watch caches see 1,000 new objects).
     await bindReader(ready.url, tls, ready.readerToken);
     const serviceAccountToken = await serviceAccountReader(ready.url, tls);
     await waitQuiet(child);
@@ -135,18 +143,37 @@ async function benchOrch(
     const getToken = medianRun('getToken');
     const getServiceAccount = medianRun('getServiceAccount');
     const getRbac = medianRun('getRbac');
-    const create = await runLoad(
-      loadSpec(ready.url, tls, {
-        method: 'POST',
-        path: '/api/v1/namespaces/default/configmaps',
-        body: configMapBody('bench-c-{n}', 1024),
-        expectStatus: 201,
-      }),
-    );
+    const create = await runMeasured(createSpec(ready.url, tls), child.proc.pid);
     return { get, getToken, getServiceAccount, getRbac, create };
   } finally {
     await stopChild(child);
   }
+}
+
+/** CREATE on the all-in-one: the same server with its controllers in-process (the garbage collector's graph follows every object). */
+async function benchCreateAllInOne(work: string): Promise<CaseResult> {
+  const dataDir = join(work, 'orch-all-in-one');
+  await mkdir(dataDir);
+  const child = spawnNode([join(HERE, 'orch-server.js'), dataDir], ROOT);
+  try {
+    const ready = JSON.parse((await waitForLine(child, (l) => l.startsWith('READY '), 20_000)).slice(6));
+    const tls: TlsMaterial = { ca: ready.caPem, cert: ready.certPem, key: ready.keyPem };
+    await precreate(`${ready.url}/api/v1/namespaces/default/configmaps`, tls);
+    await waitQuiet(child);
+    return await runMeasured(createSpec(ready.url, tls), child.proc.pid);
+  } finally {
+    await stopChild(child);
+  }
+}
+
+/** A ClusterRole that reads ConfigMaps, written by the benchmark (no aggregation controller runs to fill `view`). */
+async function readerRole(url: string, tls: TlsMaterial): Promise<void> {
+  const role = {
+    metadata: { name: READER_ROLE },
+    rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }],
+  };
+  const reply = await requestOnce(`${url}/apis/rbac.authorization.orch.io/v1/clusterroles`, { method: 'POST', tls, body: JSON.stringify(role) });
+  if (reply.status !== 201 && reply.status !== 409) throw new Error(`cluster role: ${reply.status} ${reply.body.slice(0, 300)}`);
 }
 
 async function precreate(base: string, tls: TlsMaterial): Promise<void> {
@@ -164,13 +191,14 @@ async function precreate(base: string, tls: TlsMaterial): Promise<void> {
   }
 }
 
-/** 999 RoleBindings of other users, then the one that lets bench-reader read config maps (view). */
+/** 999 RoleBindings of other users, then the one that lets bench-reader read config maps. */
 async function bindReader(url: string, tls: TlsMaterial, readerToken: string): Promise<void> {
+  await readerRole(url, tls);
   const path = `${url}/apis/rbac.authorization.orch.io/v1/namespaces/default/rolebindings`;
   const binding = (i: number, user: string) =>
     JSON.stringify({
       metadata: { name: `bench-${i}` },
-      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'view' },
+      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: READER_ROLE },
       subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.orch.io', name: user }],
     });
   for (let i = 0; i < BINDINGS; i += 8) {
@@ -182,7 +210,7 @@ async function bindReader(url: string, tls: TlsMaterial, readerToken: string): P
       }),
     );
   }
-  // The aggregation controller fills view's rules shortly after start; wait until the reader may read.
+  // The RBAC index follows the bindings through its watch: wait until the reader may read.
   const deadline = Date.now() + 10_000;
   for (;;) {
     const reply = await requestOnce(`${url}/api/v1/namespaces/default/configmaps/bench-0`, { tls: { ca: tls.ca }, authorization: `Bearer ${readerToken}` });
@@ -207,7 +235,7 @@ async function serviceAccountReader(url: string, tls: TlsMaterial): Promise<stri
   );
   const binding = {
     metadata: { name: 'bench-sa-view' },
-    roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'view' },
+    roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: READER_ROLE },
     subjects: [{ kind: 'ServiceAccount', name: 'bench-sa', namespace: 'default' }],
   };
   await expect(
@@ -305,6 +333,7 @@ async function main(): Promise<void> {
   // shared machine then lowers orch's ratio (conservative) rather than raising it.
   const trivialBefore = await attempt('trivial (before)', () => benchTrivial(work));
   const orch = await attempt('orch get/create', () => benchOrch(work));
+  const createAllInOne = await attempt('orch create, all-in-one', () => benchCreateAllInOne(work));
   const trivialAfter = await attempt('trivial (after)', () => benchTrivial(work));
   const trivial = [trivialBefore, trivialAfter].reduce<CaseResult | undefined>((best, r) => (r && (!best || r.rps > best.rps) ? r : best), undefined);
   const start = await attempt('start-to-ready', () => benchStart(work));
@@ -316,9 +345,11 @@ async function main(): Promise<void> {
     ['orch GET, service-account JWT (RBAC)', summary(orch?.getServiceAccount, trivial)],
     [`orch GET, RBAC user (1 of ${BINDINGS} bindings)`, summary(orch?.getRbac, trivial)],
     ['orch CREATE configmap (sqlite)', summary(orch?.create, trivial)],
+    ['orch CREATE, all-in-one (controllers in-process)', summary(createAllInOne, trivial)],
   ];
   console.log(`\n${CONCURRENCY} keep-alive HTTP/1.1 connections, ${WARMUP_MS} ms warmup + ${DURATION_MS} ms measured per case;`);
-  console.log('servers in their own child process, load generator in a worker thread (one core each).');
+  console.log('servers in their own child process, load generator in a worker thread (one core each);');
+  console.log('the API server alone (as kube-apiserver), but for the all-in-one CREATE.');
   console.log(`trivial baseline runs: ${[trivialBefore, trivialAfter].map((r) => (r ? Math.round(r.rps) : 'failed')).join(' and ')} req/s (best kept)`);
   if (loadBefore > 0.5) console.log(`warning: load average was ${loadBefore.toFixed(2)} at start; figures may be noisy`);
   console.log('');
@@ -372,6 +403,7 @@ async function main(): Promise<void> {
     ['get with a service-account token', orch?.getServiceAccount],
     ['get as an RBAC user', orch?.getRbac],
     ['create', orch?.create],
+    ['create on the all-in-one', createAllInOne],
   ] as const) {
     if (r?.firstError) console.log(`  note: ${name} had unexpected answers, first: ${r.firstError}`);
   }
@@ -387,6 +419,7 @@ async function main(): Promise<void> {
       getRbac,
       rbacToAdmin,
       create,
+      createAllInOne: summary(createAllInOne, trivial),
       startEmptyMs,
       startRestartMs,
       nodeSpawnMs: round1(nodeSpawnMs),

@@ -47,14 +47,24 @@ export interface Admission {
   validate(a: AdmissionAttributes): Promise<void>;
 }
 
-/** Runs plugins in order; the first rejection (a thrown StatusError) stops the request. */
+/**
+ * Runs plugins in order; the first rejection (a thrown StatusError) stops the request. A plugin
+ * that answers synchronously (most do, for most requests) is not awaited: every write passes
+ * each plugin twice, and an await is a promise and a microtask turn.
+ */
 export function admissionChain(plugins: ValidatingPlugin[], mutating: MutatingPlugin[] = []): Admission {
   return {
     async mutate(a) {
-      for (const p of mutating) await p.admit(a);
+      for (const p of mutating) {
+        const pending = p.admit(a);
+        if (pending !== undefined) await pending;
+      }
     },
     async validate(a) {
-      for (const p of plugins) await p.validate(a);
+      for (const p of plugins) {
+        const pending = p.validate(a);
+        if (pending !== undefined) await pending;
+      }
     },
   };
 }

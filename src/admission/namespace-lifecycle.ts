@@ -10,9 +10,10 @@ import { forbidden, notFound, StatusError } from '../machinery/status.js';
 import { metaOf } from '../machinery/object.js';
 import type { ReadPlan } from '../registry/read-options.js';
 
-const LATEST: ReadPlan = { kind: 'latest' };
-const ANY: ReadPlan = { kind: 'any' };
+import type { CacheEntry } from '../storage/cacher/types.js';
 import type { AdmissionAttributes, MutatingPlugin, ValidatingPlugin } from './admission.js';
+
+const LATEST: ReadPlan = { kind: 'latest' };
 
 /** The plugin over the registry's namespaces. */
 export function namespaceLifecycle(registry: Registry): ValidatingPlugin & MutatingPlugin {
@@ -20,7 +21,7 @@ export function namespaceLifecycle(registry: Registry): ValidatingPlugin & Mutat
   if (!namespaces) throw new Error('namespaces are not served');
   const brand = registry.brand;
   const immortal = new Set(['default', brand.systemNamespace, brand.publicNamespace]);
-  const check = async (a: AdmissionAttributes): Promise<void> => {
+  const check = (a: AdmissionAttributes): void | Promise<void> => {
     const isNamespace = a.resource.group === '' && a.resource.plural === 'namespaces';
     if (isNamespace) {
       if (a.operation === 'DELETE' && immortal.has(a.name)) {
@@ -30,24 +31,28 @@ export function namespaceLifecycle(registry: Registry): ValidatingPlugin & Mutat
     }
     if (a.operation !== 'CREATE' || !a.resource.namespaced) return;
     // As upstream's lister first: the watch cache answers for a namespace it has (with etcd a
-    // latest read is a round trip per create); only one it lacks is looked up in the store.
-    const ns = await namespaces
-      .readEntry('', a.namespace, ANY)
-      .catch(() => namespaces.readEntry('', a.namespace, LATEST))
+    // latest read is a round trip per create), without a promise on this path every create
+    // takes; only one it lacks is looked up in the store.
+    const cached = namespaces.cachedEntry('', a.namespace);
+    if (cached !== undefined) return refuseTerminating(a, cached);
+    return namespaces
+      .readEntry('', a.namespace, LATEST)
       .catch((err: unknown) => {
         // Only a namespace that is not there is NotFound; a store that cannot answer (etcd
         // down) is its own error, as upstream's plugin passes a failed lookup on as internal.
         if (err instanceof StatusError && err.code !== 404) throw err;
         throw notFound({ group: '', resource: 'namespaces' }, a.namespace);
-      });
-    // Deletion sets phase Terminating together with deletionTimestamp (registry/finalization.ts).
-    const terminating = ns.fields['status.phase'] === 'Terminating';
-    if (terminating) {
-      const why = `unable to create new content in namespace ${a.namespace} because it is being terminated`;
-      throw forbidden(a.resource.groupResource, metaOf(a.object).name ?? '', why, [
-        { reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace' },
-      ]);
-    }
+      })
+      .then((ns) => refuseTerminating(a, ns));
   };
   return { name: 'NamespaceLifecycle', admit: check, validate: check };
+}
+
+/** Refuses new content in a namespace being deleted (its phase is Terminating with its deletionTimestamp: registry/finalization.ts). */
+function refuseTerminating(a: AdmissionAttributes, ns: CacheEntry): void {
+  if (ns.fields['status.phase'] !== 'Terminating') return;
+  const why = `unable to create new content in namespace ${a.namespace} because it is being terminated`;
+  throw forbidden(a.resource.groupResource, metaOf(a.object).name ?? '', why, [
+    { reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace' },
+  ]);
 }

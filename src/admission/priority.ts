@@ -121,11 +121,13 @@ async function admitNewPod(a: AdmissionAttributes, classes: GenericStore): Promi
 /** The plugin over the registry's PriorityClasses; it both mutates pods and validates classes. */
 export function priorityAdmission(registry: Registry): MutatingPlugin & ValidatingPlugin {
   const group = registry.brand.group('scheduling', true);
-  const classes = registry.byResource(group, 'priorityclasses');
-  if (!classes) throw new Error('priorityclasses are not served');
+  const served = registry.byResource(group, 'priorityclasses');
+  if (!served) throw new Error('priorityclasses are not served');
+  const classes: GenericStore = served;
   return {
     name: 'Priority',
-    async admit(a) {
+    // Neither hook is async itself: writes of other resources pass without a promise.
+    admit(a) {
       // Subresources (status, binding) never change a pod's priority.
       if (a.subresource !== '' || a.resource.group !== '' || a.resource.plural !== 'pods') return;
       if (a.operation === 'CREATE') return admitNewPod(a, classes);
@@ -137,14 +139,18 @@ export function priorityAdmission(registry: Registry): MutatingPlugin & Validati
         if (spec.preemptionPolicy === undefined && old.preemptionPolicy !== undefined) spec.preemptionPolicy = old.preemptionPolicy;
       }
     },
-    async validate(a) {
+    validate(a) {
       if (a.subresource !== '' || a.resource.group !== group || a.resource.plural !== 'priorityclasses') return;
       if ((a.operation !== 'CREATE' && a.operation !== 'UPDATE') || a.object.globalDefault !== true) return;
-      const dpc = defaultClass(classes);
-      const name = metaOf(a.object).name ?? '';
-      if (dpc !== undefined && (a.operation === 'CREATE' || dpc.name !== name)) {
-        throw forbidden(a.resource.groupResource, admissionName(a), `PriorityClass ${dpc.name} is marked as default. Only one default can exist`);
-      }
+      return validateDefault(a);
     },
   };
+
+  async function validateDefault(a: AdmissionAttributes): Promise<void> {
+    const dpc = defaultClass(classes);
+    const name = metaOf(a.object).name ?? '';
+    if (dpc !== undefined && (a.operation === 'CREATE' || dpc.name !== name)) {
+      throw forbidden(a.resource.groupResource, admissionName(a), `PriorityClass ${dpc.name} is marked as default. Only one default can exist`);
+    }
+  }
 }

@@ -91,30 +91,35 @@ export function serviceAccountAdmission(registry: Registry): MutatingPlugin {
 
   return {
     name: 'ServiceAccount',
-    async admit(a: AdmissionAttributes) {
+    // Not async itself: the writes of every other resource pass here without a promise.
+    admit(a: AdmissionAttributes) {
       if (a.operation !== 'CREATE' || a.subresource !== '' || a.resource.group !== '' || a.resource.plural !== 'pods') return;
-      const meta = metaOf(a.object);
-      const refuse = (why: string) => forbidden(a.resource.groupResource, a.name || meta.name || meta.generateName || 'Unknown', why);
-      if (!isPlainObject(a.object.spec)) a.object.spec = {};
-      const spec = a.object.spec as Obj;
-      const named = typeof spec.serviceAccountName === 'string' ? spec.serviceAccountName : '';
-      if (meta.annotations !== undefined && Object.hasOwn(meta.annotations, mirror)) {
-        if (named !== '') throw refuse('a mirror pod may not reference service accounts');
-        return;
-      }
-      const name = named === '' ? DEFAULT_SERVICE_ACCOUNT : named;
-      spec.serviceAccountName = name;
-      // The deprecated alias, as the defaulting before admission set it (and as v1 output shows it).
-      spec.serviceAccount = name;
-      let account: Obj;
-      try {
-        account = await lookup(a.namespace, name);
-      } catch (err) {
-        const why = err instanceof StatusError ? err.message : String(err);
-        throw refuse(`error looking up service account ${a.namespace}/${name}: ${why}`);
-      }
-      const automount = typeof spec.automountServiceAccountToken === 'boolean' ? spec.automountServiceAccountToken : account.automountServiceAccountToken;
-      if (automount !== false) mountToken(spec, ROOT_CA_CONFIGMAP);
+      return admitPod(a);
     },
   };
+
+  async function admitPod(a: AdmissionAttributes): Promise<void> {
+    const meta = metaOf(a.object);
+    const refuse = (why: string) => forbidden(a.resource.groupResource, a.name || meta.name || meta.generateName || 'Unknown', why);
+    if (!isPlainObject(a.object.spec)) a.object.spec = {};
+    const spec = a.object.spec as Obj;
+    const named = typeof spec.serviceAccountName === 'string' ? spec.serviceAccountName : '';
+    if (meta.annotations !== undefined && Object.hasOwn(meta.annotations, mirror)) {
+      if (named !== '') throw refuse('a mirror pod may not reference service accounts');
+      return;
+    }
+    const name = named === '' ? DEFAULT_SERVICE_ACCOUNT : named;
+    spec.serviceAccountName = name;
+    // The deprecated alias, as the defaulting before admission set it (and as v1 output shows it).
+    spec.serviceAccount = name;
+    let account: Obj;
+    try {
+      account = await lookup(a.namespace, name);
+    } catch (err) {
+      const why = err instanceof StatusError ? err.message : String(err);
+      throw refuse(`error looking up service account ${a.namespace}/${name}: ${why}`);
+    }
+    const automount = typeof spec.automountServiceAccountToken === 'boolean' ? spec.automountServiceAccountToken : account.automountServiceAccountToken;
+    if (automount !== false) mountToken(spec, ROOT_CA_CONFIGMAP);
+  }
 }

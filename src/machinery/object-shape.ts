@@ -14,13 +14,32 @@ export const MAX_JSON_DEPTH = 1000;
 
 /** True when value nests objects/arrays deeper than max. Iterative, so safe at any depth. */
 export function exceedsDepth(value: unknown, max: number = MAX_JSON_DEPTH): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop() as [unknown, number];
-    if (typeof v !== 'object' || v === null) continue;
+  if (typeof value !== 'object' || value === null) return false;
+  // Two parallel stacks (no pair per container) and an own-key loop (no values array per
+  // object): every write's body passes here.
+  const containers: object[] = [value];
+  const depths: number[] = [1];
+  while (containers.length > 0) {
+    const v = containers.pop() as object;
+    const depth = depths.pop() as number;
     if (depth > max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    if (Array.isArray(v)) {
+      for (const child of v) {
+        if (typeof child === 'object' && child !== null) {
+          containers.push(child);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
+    }
+    const rec = v as Record<string, unknown>;
+    for (const k in rec) {
+      if (!Object.hasOwn(rec, k)) continue;
+      const child = rec[k];
+      if (typeof child === 'object' && child !== null) {
+        containers.push(child);
+        depths.push(depth + 1);
+      }
     }
   }
   return false;
@@ -50,7 +69,8 @@ const stringMap: Check = (v) => isPlainObject(v) && Object.values(v).every(isStr
 const stringList: Check = (v) => Array.isArray(v) && v.every(isString);
 
 function listOf(fields: Record<string, Check>): Check {
-  return (v) => Array.isArray(v) && v.every((e) => isPlainObject(e) && Object.entries(fields).every(([k, c]) => nullOr(c)(e[k])));
+  const checks = Object.entries(fields).map(([k, c]) => [k, nullOr(c)] as const);
+  return (v) => Array.isArray(v) && v.every((e) => isPlainObject(e) && checks.every(([k, c]) => c(e[k])));
 }
 
 /** ObjectMeta's fields and their Go types, as the message names them. */
@@ -78,6 +98,13 @@ const META_FIELDS: Record<string, [Check, string]> = {
   ],
 };
 
+/** META_FIELDS as a list, each check accepting null (built once: every write's metadata is checked). */
+const META_CHECKS: readonly (readonly [string, Check, string])[] = Object.entries(META_FIELDS).map(([field, [check, goType]]) => [
+  field,
+  nullOr(check),
+  goType,
+]);
+
 /**
  * Why obj's metadata cannot be read as an ObjectMeta (Go's decoding error text), or undefined
  * when it can. Unknown metadata fields are not checked (upstream drops them).
@@ -86,9 +113,9 @@ export function objectMetaTypeError(obj: Record<string, unknown>): string | unde
   const meta = obj.metadata;
   if (meta === undefined || meta === null) return undefined;
   if (!isPlainObject(meta)) return `json: cannot unmarshal ${jsonType(meta)} into Go struct field .metadata of type v1.ObjectMeta`;
-  for (const [field, [check, goType]] of Object.entries(META_FIELDS)) {
+  for (const [field, check, goType] of META_CHECKS) {
     const v = meta[field];
-    if (!nullOr(check)(v)) return `json: cannot unmarshal ${jsonType(v)} into Go struct field ObjectMeta.metadata.${field} of type ${goType}`;
+    if (!check(v)) return `json: cannot unmarshal ${jsonType(v)} into Go struct field ObjectMeta.metadata.${field} of type ${goType}`;
   }
   return undefined;
 }

@@ -146,6 +146,11 @@ export class GenericStore {
     if (!(await this.cacher.waitFor(revision, TOO_LARGE_RV_WAIT_MS))) throw tooLargeResourceVersion(revision, this.cacher.currentRevision());
   }
 
+  /** The watch cache's entry for the object, when the cache holds it (any age): a read without a turn of the event loop. */
+  cachedEntry(namespace: string, name: string): CacheEntry | undefined {
+    return this.cacher?.get(this.key(namespace, name));
+  }
+
   /** One object's cache entry under a Get-table plan; 404 when it does not exist. */
   async readEntry(namespace: string, name: string, plan: ReadPlan): Promise<CacheEntry> {
     const key = this.key(namespace, name);

@@ -14,7 +14,7 @@ import type { KeyValue } from '../storage/interface.js';
 import type { Obj } from '../machinery/object.js';
 import type { Brand } from '../machinery/brand.js';
 import type { ResourceInfo } from './resource-info.js';
-import { inGoOrder, META_KEYS_BEFORE_RESOURCE_VERSION } from '../machinery/object-order.js';
+import { goOrderedJson, inGoOrder, META_KEYS_BEFORE_RESOURCE_VERSION } from '../machinery/object-order.js';
 import { storedVersion } from '../api/conversion/kind-conversion.js';
 import { type GoZeroFields, goZeroFieldsFor } from '../codec/protobuf/index.js';
 
@@ -72,11 +72,11 @@ function withStoredGoFields(stored: Obj): Obj {
 /** Bytes to store for obj (served form): kind, apiVersion, metadata first (custom resources: apiVersion first); resourceVersion never stored. */
 export function encodeForStorage(info: ResourceInfo, obj: Obj, brand: Brand): Uint8Array {
   const stored = info.conversion ? withStoredGoFields(info.conversion.toStorage(obj, brand)) : obj;
+  // Exactly-sized bytes (not Buffer.from's pooled slices): the watch cache's history keeps them.
+  if (!isCustom(info)) return encoder.encode(goOrderedJson(stored.metadata == null ? { ...stored, metadata: {} } : stored, 'resourceVersion'));
   const { apiVersion, kind, metadata, ...rest } = stored;
-  const meta = metadata ?? {};
-  const { resourceVersion: _dropped, ...metaWithoutVersion } = meta;
-  if (isCustom(info)) return encoder.encode(JSON.stringify({ apiVersion, kind, metadata: metaWithoutVersion, ...rest }));
-  return encoder.encode(JSON.stringify(inGoOrder({ ...rest, kind, apiVersion, metadata: metaWithoutVersion })));
+  const { resourceVersion: _dropped, ...metaWithoutVersion } = metadata ?? {};
+  return encoder.encode(JSON.stringify({ apiVersion, kind, metadata: metaWithoutVersion, ...rest }));
 }
 
 /** Custom resources are unstructured upstream: they keep the layout they were written in. */

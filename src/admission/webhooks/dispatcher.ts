@@ -158,58 +158,67 @@ async function applyPatch(hook: Hook, a: AdmissionAttributes, patchText: string,
 export function mutatingWebhooks(hooks: () => readonly Hook[], env: WebhookEnvironment): MutatingPlugin {
   return {
     name: 'MutatingAdmissionWebhook',
-    async admit(a) {
+    // Not async itself: with no webhook configured (the usual case) a write passes without a promise.
+    admit(a) {
       const all = hooks();
       if (all.length === 0) return;
-      // Upstream's reinvocation: an IfNeeded hook that ran before a later change runs once more.
-      const calledAt = new Map<string, number>();
-      let changes = 0;
-      const mutation = `mutation.webhook.${env.admissionGroup}/`;
-      const round = async (n: number, call1: (hook: Hook) => boolean): Promise<void> => {
-        for (const [i, hook] of all.entries()) {
-          if (!call1(hook)) continue;
-          const view = await matches(hook, a, env);
-          if (view === undefined) continue;
-          const at = position(n, i);
-          let mutated = false;
-          const answer = await underPolicy(hook, a, `failed-open.${mutation}${at}`, () => call(hook, view.a, env, true));
-          if (answer?.patch !== undefined && (await applyPatch(hook, a, answer.patch, view))) {
-            changes++;
-            mutated = true;
-            // Upstream's patch annotation, kept only by events recorded at Request level or above.
-            const patch = JSON.stringify({ configuration: hook.configuration, webhook: hook.name, patch: JSON.parse(answer.patch), patchType: 'JSONPatch' });
-            a.annotate?.(`patch.webhook.${env.admissionGroup}/${at}`, patch, 'Request');
-          }
-          // Every call is recorded, failed ones as not mutating (upstream's deferred annotation).
-          a.annotate?.(`${mutation}${at}`, JSON.stringify({ configuration: hook.configuration, webhook: hook.name, mutated }));
-          // After its own change: only a later hook's change calls it again.
-          calledAt.set(hook.uid, changes);
-        }
-      };
-      await round(0, () => true);
-      if (changes === 0) return;
-      await round(1, (h) => h.reinvocationPolicy === 'IfNeeded' && calledAt.has(h.uid) && (calledAt.get(h.uid) ?? 0) < changes);
+      return callMutating(all, a);
     },
   };
+
+  async function callMutating(all: readonly Hook[], a: AdmissionAttributes): Promise<void> {
+    // Upstream's reinvocation: an IfNeeded hook that ran before a later change runs once more.
+    const calledAt = new Map<string, number>();
+    let changes = 0;
+    const mutation = `mutation.webhook.${env.admissionGroup}/`;
+    const round = async (n: number, call1: (hook: Hook) => boolean): Promise<void> => {
+      for (const [i, hook] of all.entries()) {
+        if (!call1(hook)) continue;
+        const view = await matches(hook, a, env);
+        if (view === undefined) continue;
+        const at = position(n, i);
+        let mutated = false;
+        const answer = await underPolicy(hook, a, `failed-open.${mutation}${at}`, () => call(hook, view.a, env, true));
+        if (answer?.patch !== undefined && (await applyPatch(hook, a, answer.patch, view))) {
+          changes++;
+          mutated = true;
+          // Upstream's patch annotation, kept only by events recorded at Request level or above.
+          const patch = JSON.stringify({ configuration: hook.configuration, webhook: hook.name, patch: JSON.parse(answer.patch), patchType: 'JSONPatch' });
+          a.annotate?.(`patch.webhook.${env.admissionGroup}/${at}`, patch, 'Request');
+        }
+        // Every call is recorded, failed ones as not mutating (upstream's deferred annotation).
+        a.annotate?.(`${mutation}${at}`, JSON.stringify({ configuration: hook.configuration, webhook: hook.name, mutated }));
+        // After its own change: only a later hook's change calls it again.
+        calledAt.set(hook.uid, changes);
+      }
+    };
+    await round(0, () => true);
+    if (changes === 0) return;
+    await round(1, (h) => h.reinvocationPolicy === 'IfNeeded' && calledAt.has(h.uid) && (calledAt.get(h.uid) ?? 0) < changes);
+  }
 }
 
 export function validatingWebhooks(hooks: () => readonly Hook[], env: WebhookEnvironment): ValidatingPlugin {
   return {
     name: 'ValidatingAdmissionWebhook',
-    async validate(a) {
+    validate(a) {
       const all = hooks();
       if (all.length === 0) return;
-      const relevant: [Hook, AdmissionAttributes][] = [];
-      for (const hook of all) {
-        const view = await matches(hook, a, env);
-        if (view !== undefined) relevant.push([hook, view.a]);
-      }
-      // Upstream calls validating hooks in parallel and answers with the first error in hook order.
-      const failedOpen = `failed-open.validating.webhook.${env.admissionGroup}/`;
-      const results = await Promise.allSettled(
-        relevant.map(([hook, seen], i) => underPolicy(hook, a, `${failedOpen}${position(0, i)}`, () => call(hook, seen, env, false))),
-      );
-      for (const r of results) if (r.status === 'rejected') throw r.reason;
+      return callValidating(all, a);
     },
   };
+
+  async function callValidating(all: readonly Hook[], a: AdmissionAttributes): Promise<void> {
+    const relevant: [Hook, AdmissionAttributes][] = [];
+    for (const hook of all) {
+      const view = await matches(hook, a, env);
+      if (view !== undefined) relevant.push([hook, view.a]);
+    }
+    // Upstream calls validating hooks in parallel and answers with the first error in hook order.
+    const failedOpen = `failed-open.validating.webhook.${env.admissionGroup}/`;
+    const results = await Promise.allSettled(
+      relevant.map(([hook, seen], i) => underPolicy(hook, a, `${failedOpen}${position(0, i)}`, () => call(hook, seen, env, false))),
+    );
+    for (const r of results) if (r.status === 'rejected') throw r.reason;
+  }
 }
