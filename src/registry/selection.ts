@@ -27,6 +27,20 @@ export function fieldValues(info: ResourceInfo, obj: Obj): Record<string, string
   return out;
 }
 
+/**
+ * metadata.name or metadata.namespace of the object stored under key, read from the key
+ * (`<prefix><namespace>/<name>`, neither part holding a slash), or undefined for any other field.
+ * A selector on names (a controller following one ConfigMap in every namespace) then parses no
+ * object for the events of every other one.
+ */
+function keyField(info: ResourceInfo, key: string, field: string): string | undefined {
+  if (field !== 'metadata.name' && field !== 'metadata.namespace') return undefined;
+  if (!key.startsWith(info.keyPrefix)) return undefined;
+  const slash = info.namespaced ? key.indexOf('/', info.keyPrefix.length) : -1;
+  if (field === 'metadata.name') return key.slice(slash < 0 ? info.keyPrefix.length : slash + 1);
+  return info.namespaced && slash >= 0 ? key.slice(info.keyPrefix.length, slash) : '';
+}
+
 /** Compiles the request's selectors; 400 for a malformed selector or an unsupported field. */
 export function selectionFor(info: ResourceInfo, opts: ListOptions): Selection {
   const labels = parseLabelSelector(opts.labelSelector ?? '');
@@ -41,7 +55,7 @@ export function selectionFor(info: ResourceInfo, opts: ListOptions): Selection {
     everything: false,
     matchesEntry(entry) {
       if (!labels.isEverything && !labels(entry.labels)) return false;
-      return fields.isEverything || fields((field) => entry.fields[field] ?? '');
+      return fields.isEverything || fields((field) => keyField(info, entry.key, field) ?? entry.fields[field] ?? '');
     },
     matches(obj) {
       const meta = metaOf(obj);
