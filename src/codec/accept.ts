@@ -15,7 +15,8 @@ export function parseMediaType(text: string): MediaRange | undefined {
   const [full, ...rest] = text.split(';');
   const [type, subtype] = full.trim().toLowerCase().split('/');
   if (!type || !subtype) return undefined;
-  const params: Record<string, string> = {};
+  // Parameter names are the client's: no inherited member may answer for one (`constructor`).
+  const params: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const p of rest) {
     const eq = p.indexOf('=');
     if (eq < 0) continue;

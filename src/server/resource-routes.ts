@@ -9,7 +9,8 @@ import type { RequestState } from './filters/chain.js';
 import type { ResourceInfo } from '../registry/resource-info.js';
 import { deprecationOf } from './deprecation.js';
 import { addAuditAnnotation } from './filters/audit.js';
-import { type AsKind, negotiate } from '../codec/negotiation.js';
+import { type AsKind, type Negotiated, negotiate } from '../codec/negotiation.js';
+import type { Brand } from '../machinery/brand.js';
 import { parseAccept } from '../codec/accept.js';
 import { methodNotAllowed, pathNotFound } from '../machinery/status.js';
 import { queryBool } from '../machinery/go-bool.js';
@@ -58,6 +59,28 @@ const TRANSFORMS: Readonly<Record<string, readonly AsKind[]>> = {
   list: ['Table', 'PartialObjectMetadataList'],
   watch: ['Table', 'PartialObjectMetadata'],
 };
+
+/** Negotiations already made, per brand, by verb and Accept header (never mutated: shared by requests). */
+const negotiations = new WeakMap<Brand, Map<string, Negotiated>>();
+/** Distinct (verb, Accept) pairs remembered; past this the memory starts over, so odd headers cannot grow it. */
+const MAX_NEGOTIATIONS = 256;
+
+/**
+ * The response encodings for a request: clients send a handful of distinct Accept headers, so
+ * each is parsed and negotiated once, not per request. A refusal (406) is not remembered.
+ */
+function negotiated(brand: Brand, verb: string, accept: string | undefined): Negotiated {
+  let known = negotiations.get(brand);
+  if (known === undefined) negotiations.set(brand, (known = new Map()));
+  const key = `${verb}\n${accept ?? ''}`;
+  let n = known.get(key);
+  if (n === undefined) {
+    n = negotiate(parseAccept(accept), brand, TRANSFORMS[verb] ?? []);
+    if (known.size >= MAX_NEGOTIATIONS) known.clear();
+    known.set(key, n);
+  }
+  return n;
+}
 
 /** A request to a deprecated built-in version: its Warning, its audit marker and its gauge. */
 function noteDeprecated(cfg: RouterConfig, state: RequestState, info: ResourceInfo, subresource: string): void {
@@ -124,7 +147,7 @@ export async function serveResource(cfg: RouterConfig, state: RequestState): Pro
   // (A subresource request noted it when its route was found.)
   if (sub === '') noteDeprecated(cfg, state, def, '');
   const pretty = queryBool(query.getAll('pretty'));
-  const { encodings, protobufMediaType, as } = negotiate(parseAccept(req.headers.accept as string | undefined), cfg.brand, TRANSFORMS[info.verb] ?? []);
+  const { encodings, protobufMediaType, as } = negotiated(cfg.brand, info.verb, req.headers.accept as string | undefined);
   await handler({
     req,
     res,
