@@ -47,33 +47,38 @@ export type Maybe<T> = T | Promise<T>;
  * synchronous while the methods do.
  */
 export function firstFound<M, U>(methods: readonly M[], attempt: (m: M) => Maybe<U | undefined>): Maybe<U | undefined> {
-  const failures: string[] = [];
-  const from = (start: number): Maybe<U | undefined> => {
-    for (let i = start; i < methods.length; i++) {
-      let result: Maybe<U | undefined>;
-      try {
-        result = attempt(methods[i]);
-      } catch (e) {
-        if (!(e instanceof AuthenticationFailure)) throw e;
-        failures.push(e.message);
-        continue;
-      }
-      if (result instanceof Promise) {
-        return result.then(
-          (user) => user ?? from(i + 1),
-          (e) => {
-            if (!(e instanceof AuthenticationFailure)) throw e;
-            failures.push(e.message);
-            return from(i + 1);
-          },
-        );
-      }
-      if (result) return result;
+  return tryFrom(methods, attempt, 0, undefined);
+}
+
+/**
+ * firstFound from methods[start], with the failures of the methods before it. A plain loop until
+ * a method answers later: every request passes here, and the usual answer is synchronous.
+ */
+function tryFrom<M, U>(methods: readonly M[], attempt: (m: M) => Maybe<U | undefined>, start: number, failures: string[] | undefined): Maybe<U | undefined> {
+  for (let i = start; i < methods.length; i++) {
+    let result: Maybe<U | undefined>;
+    try {
+      result = attempt(methods[i]);
+    } catch (e) {
+      if (!(e instanceof AuthenticationFailure)) throw e;
+      (failures ??= []).push(e.message);
+      continue;
     }
-    if (failures.length > 0) throw new AuthenticationFailure(failures.join(', '));
-    return undefined;
-  };
-  return from(0);
+    if (result instanceof Promise) {
+      const next = i + 1;
+      return result.then(
+        (user) => user ?? tryFrom(methods, attempt, next, failures),
+        (e) => {
+          if (!(e instanceof AuthenticationFailure)) throw e;
+          (failures ??= []).push(e.message);
+          return tryFrom(methods, attempt, next, failures);
+        },
+      );
+    }
+    if (result) return result;
+  }
+  if (failures !== undefined) throw new AuthenticationFailure(failures.join(', '));
+  return undefined;
 }
 
 /** Upstream's request-authenticator union. */
