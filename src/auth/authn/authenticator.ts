@@ -21,6 +21,12 @@ export interface AuthenticationRequest {
  */
 export interface Authenticator {
   authenticate(req: AuthenticationRequest): UserInfo | undefined | Promise<UserInfo | undefined>;
+  /**
+   * The same answer with a failure returned instead of thrown, for the union, which goes on to
+   * the next method. A method that fails ordinary requests (the front proxy's, for every client
+   * certificate it did not issue) offers it: V8 walks the stack for each throw's message.
+   */
+  attempt?(req: AuthenticationRequest): UserInfo | undefined | AuthenticationFailure | Promise<UserInfo | undefined>;
 }
 
 /**
@@ -46,7 +52,7 @@ export type Maybe<T> = T | Promise<T>;
  * makes the request 401 (the failures thrown together), otherwise there is no user. Stays
  * synchronous while the methods do.
  */
-export function firstFound<M, U>(methods: readonly M[], attempt: (m: M) => Maybe<U | undefined>): Maybe<U | undefined> {
+export function firstFound<M, U>(methods: readonly M[], attempt: (m: M) => Maybe<U | undefined> | AuthenticationFailure): Maybe<U | undefined> {
   return tryFrom(methods, attempt, 0, undefined);
 }
 
@@ -54,14 +60,23 @@ export function firstFound<M, U>(methods: readonly M[], attempt: (m: M) => Maybe
  * firstFound from methods[start], with the failures of the methods before it. A plain loop until
  * a method answers later: every request passes here, and the usual answer is synchronous.
  */
-function tryFrom<M, U>(methods: readonly M[], attempt: (m: M) => Maybe<U | undefined>, start: number, failures: string[] | undefined): Maybe<U | undefined> {
+function tryFrom<M, U>(
+  methods: readonly M[],
+  attempt: (m: M) => Maybe<U | undefined> | AuthenticationFailure,
+  start: number,
+  failures: string[] | undefined,
+): Maybe<U | undefined> {
   for (let i = start; i < methods.length; i++) {
-    let result: Maybe<U | undefined>;
+    let result: Maybe<U | undefined> | AuthenticationFailure;
     try {
       result = attempt(methods[i]);
     } catch (e) {
       if (!(e instanceof AuthenticationFailure)) throw e;
       (failures ??= []).push(e.message);
+      continue;
+    }
+    if (result instanceof AuthenticationFailure) {
+      (failures ??= []).push(result.message);
       continue;
     }
     if (result instanceof Promise) {
@@ -83,7 +98,7 @@ function tryFrom<M, U>(methods: readonly M[], attempt: (m: M) => Maybe<U | undef
 
 /** Upstream's request-authenticator union. */
 export function unionAuthenticator(methods: readonly Authenticator[]): Authenticator {
-  return { authenticate: (req) => firstFound(methods, (m) => m.authenticate(req)) };
+  return { authenticate: (req) => firstFound(methods, (m) => (m.attempt !== undefined ? m.attempt(req) : m.authenticate(req))) };
 }
 
 /** Applies fn to a value now or later. */

@@ -6,7 +6,7 @@
  * Every consumed header is removed. Anyone else's headers are ignored, never trusted.
  */
 import type { UserInfo } from '../../machinery/user.js';
-import { AuthenticationFailure, type Authenticator } from './authenticator.js';
+import { AuthenticationFailure, type AuthenticationRequest, type Authenticator } from './authenticator.js';
 import { cachedPeerVerifier, parseCertificateBundle } from './x509.js';
 import { rawHeadersWithPrefix, rawHeaderValues, unescapeHeaderKey } from '../../machinery/raw-headers.js';
 
@@ -29,32 +29,38 @@ export function requestHeaderAuthenticator(opts: RequestHeaderOptions): Authenti
   // A connection whose certificate this CA did not issue (every ordinary client's) fails the
   // same way on each request: the failure is made once per connection.
   const failures = new WeakMap<object, AuthenticationFailure>();
+  const attempt = (req: AuthenticationRequest): UserInfo | undefined | AuthenticationFailure => {
+    const verified = verify(req.socket);
+    if (verified === undefined) return undefined;
+    if ('error' in verified) {
+      let failure = failures.get(req.socket);
+      if (failure === undefined) failures.set(req.socket, (failure = new AuthenticationFailure(verified.error)));
+      return failure;
+    }
+    const cn = (verified.cert.subject.split('\n').find((l) => l.startsWith('CN=')) ?? 'CN=').slice(3);
+    if (allowed.size > 0 && !allowed.has(cn)) throw new AuthenticationFailure(`x509: subject with cn=${cn} is not in the allowed list`);
+    const name = usernameHeaders.map((h) => rawHeaderValues(req.rawHeaders, h).find((v) => v !== '')).find((v) => v !== undefined);
+    if (name === undefined) return undefined;
+    const user: UserInfo = { name, groups: groupHeaders.flatMap((h) => rawHeaderValues(req.rawHeaders, h)) };
+    const extra = new Map<string, string[]>();
+    for (const prefix of prefixes) {
+      for (const [key, values] of rawHeadersWithPrefix(req.rawHeaders, prefix)) {
+        const k = unescapeHeaderKey(key);
+        extra.set(k, [...(extra.get(k) ?? []), ...values]);
+      }
+    }
+    if (extra.size > 0) user.extra = Object.fromEntries(extra);
+    for (const h of Object.keys(req.headers)) {
+      if (usernameHeaders.includes(h) || groupHeaders.includes(h) || prefixes.some((p) => h.startsWith(p))) delete req.headers[h];
+    }
+    return user;
+  };
   return {
+    attempt,
     authenticate(req) {
-      const verified = verify(req.socket);
-      if (verified === undefined) return undefined;
-      if ('error' in verified) {
-        let failure = failures.get(req.socket);
-        if (failure === undefined) failures.set(req.socket, (failure = new AuthenticationFailure(verified.error)));
-        throw failure;
-      }
-      const cn = (verified.cert.subject.split('\n').find((l) => l.startsWith('CN=')) ?? 'CN=').slice(3);
-      if (allowed.size > 0 && !allowed.has(cn)) throw new AuthenticationFailure(`x509: subject with cn=${cn} is not in the allowed list`);
-      const name = usernameHeaders.map((h) => rawHeaderValues(req.rawHeaders, h).find((v) => v !== '')).find((v) => v !== undefined);
-      if (name === undefined) return undefined;
-      const user: UserInfo = { name, groups: groupHeaders.flatMap((h) => rawHeaderValues(req.rawHeaders, h)) };
-      const extra = new Map<string, string[]>();
-      for (const prefix of prefixes) {
-        for (const [key, values] of rawHeadersWithPrefix(req.rawHeaders, prefix)) {
-          const k = unescapeHeaderKey(key);
-          extra.set(k, [...(extra.get(k) ?? []), ...values]);
-        }
-      }
-      if (extra.size > 0) user.extra = Object.fromEntries(extra);
-      for (const h of Object.keys(req.headers)) {
-        if (usernameHeaders.includes(h) || groupHeaders.includes(h) || prefixes.some((p) => h.startsWith(p))) delete req.headers[h];
-      }
-      return user;
+      const answer = attempt(req);
+      if (answer instanceof AuthenticationFailure) throw answer;
+      return answer;
     },
   };
 }
