@@ -53,9 +53,19 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** The second rfc3339 formatted last (NaN for none: an invalid date never matches) and its text. */
+let lastSecond = Number.NaN;
+let lastText = '';
+
 /** RFC 3339 timestamp with second precision, as upstream's metav1.Time serializes. */
 export function rfc3339(date: Date): string {
-  return `${date.toISOString().slice(0, 19)}Z`;
+  // Every write stamps a time or two, mostly within the same second as the previous write.
+  const second = Math.floor(date.getTime() / 1000);
+  if (second !== lastSecond) {
+    lastText = `${date.toISOString().slice(0, 19)}Z`;
+    lastSecond = second;
+  }
+  return lastText;
 }
 
 /** RFC 3339 with microseconds, as upstream's metav1.MicroTime serializes. */
