@@ -10,7 +10,6 @@ import { forbidden, notFound, StatusError } from '../machinery/status.js';
 import { metaOf } from '../machinery/object.js';
 import type { ReadPlan } from '../registry/read-options.js';
 
-import type { CacheEntry } from '../storage/cacher/types.js';
 import type { AdmissionAttributes, MutatingPlugin, ValidatingPlugin } from './admission.js';
 
 const LATEST: ReadPlan = { kind: 'latest' };
@@ -49,7 +48,7 @@ export function namespaceLifecycle(registry: Registry): ValidatingPlugin & Mutat
 }
 
 /** Refuses new content in a namespace being deleted (its phase is Terminating with its deletionTimestamp: registry/finalization.ts). */
-function refuseTerminating(a: AdmissionAttributes, ns: CacheEntry): void {
+function refuseTerminating(a: AdmissionAttributes, ns: { readonly fields: Record<string, string> }): void {
   if (ns.fields['status.phase'] !== 'Terminating') return;
   const why = `unable to create new content in namespace ${a.namespace} because it is being terminated`;
   throw forbidden(a.resource.groupResource, metaOf(a.object).name ?? '', why, [
