@@ -34,8 +34,7 @@ export function namespaceLifecycle(registry: Registry): ValidatingPlugin & Mutat
     // takes; only one it lacks is looked up in the store.
     const cached = namespaces.cachedEntry('', a.namespace);
     if (cached !== undefined) return refuseTerminating(a, cached);
-    return namespaces
-      .readEntry('', a.namespace, LATEST)
+    return Promise.resolve(namespaces.readEntry('', a.namespace, LATEST))
       .catch((err: unknown) => {
         // Only a namespace that is not there is NotFound; a store that cannot answer (etcd
         // down) is its own error, as upstream's plugin passes a failed lookup on as internal.

@@ -69,7 +69,7 @@ export function serviceAccountAdmission(registry: Registry): MutatingPlugin {
 
   /** Upstream's getServiceAccount: the cache, then live reads (ten for `default`), else NotFound. */
   const lookup = async (namespace: string, name: string): Promise<Obj> => {
-    const read = (plan: ReadPlan) => accounts.readEntry(namespace, name, plan).then((e) => JSON.parse(e.json.toString('utf8')) as Obj);
+    const read = (plan: ReadPlan) => Promise.resolve(accounts.readEntry(namespace, name, plan)).then((e) => JSON.parse(e.json.toString('utf8')) as Obj);
     const missing = (err: unknown) => err instanceof StatusError && err.code === 404;
     try {
       return await read(ANY);

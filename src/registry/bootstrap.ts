@@ -21,7 +21,7 @@ async function ensure(registry: Registry, group: string, resource: string, obj: 
   // Read first, as upstream's bootstrap controller does: a store over its quota refuses every
   // create, even of a name that exists, and must not keep the server from starting.
   const name = (obj.metadata as { name: string }).name;
-  const exists = await store.readEntry('', name, { kind: 'latest' }).then(
+  const exists = await Promise.resolve(store.readEntry('', name, { kind: 'latest' })).then(
     () => true,
     (e: unknown) => {
       if (e instanceof StatusError && e.reason === 'NotFound') return false;

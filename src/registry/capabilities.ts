@@ -17,7 +17,8 @@ import type { DeleteResult, UpdateResult, UpdateTransform } from './generic-stor
 
 /** Reads one object (its served bytes) as the Get table plans it. */
 export interface Getter {
-  readEntry(namespace: string, name: string, plan: ReadPlan): Promise<CacheEntry>;
+  /** The entry now when it is at hand (the watch cache's), else later; a refusal is always a rejection. */
+  readEntry(namespace: string, name: string, plan: ReadPlan): CacheEntry | Promise<CacheEntry>;
 }
 
 /** Reads a list (or one chunk) as the List table plans it. */

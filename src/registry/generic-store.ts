@@ -151,18 +151,28 @@ export class GenericStore {
     return this.cacher?.get(this.key(namespace, name));
   }
 
-  /** One object's cache entry under a Get-table plan; 404 when it does not exist. */
-  async readEntry(namespace: string, name: string, plan: ReadPlan): Promise<CacheEntry> {
+  /**
+   * One object's cache entry under a Get-table plan; 404 (a rejection) when it does not exist.
+   * An entry the watch cache holds is answered as it is, not in a promise: most GETs.
+   */
+  readEntry(namespace: string, name: string, plan: ReadPlan): CacheEntry | Promise<CacheEntry> {
     const key = this.key(namespace, name);
-    if (plan.kind === 'notOlderThan') await this.waitForRevision(plan.revision);
+    if (plan.kind === 'notOlderThan') return this.waitForRevision(plan.revision).then(() => this.readEntryAt(key, name, plan));
+    return this.readEntryAt(key, name, plan);
+  }
+
+  private readEntryAt(key: string, name: string, plan: ReadPlan): CacheEntry | Promise<CacheEntry> {
     if (this.cacher !== undefined && servedByCache(plan, this.cacher)) {
       const cached = this.cacher.get(key);
-      if (!cached) throw notFound(this.info.groupResource, name);
-      return cached;
+      return cached ?? Promise.reject(notFound(this.info.groupResource, name));
     }
-    const kv = await this.store.get(key).catch((e) => toStatusError(e, this.info.groupResource, name));
-    if (!kv) throw notFound(this.info.groupResource, name);
-    return this.toEntry(kv, kv.modRevision);
+    return this.store
+      .get(key)
+      .catch((e) => toStatusError(e, this.info.groupResource, name))
+      .then((kv) => {
+        if (!kv) throw notFound(this.info.groupResource, name);
+        return this.toEntry(kv, kv.modRevision);
+      });
   }
 
   /** A range read on the store (for paginated and exact lists). */

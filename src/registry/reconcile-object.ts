@@ -19,7 +19,7 @@ export async function reconcileObject(
   name: string,
   transform: (cur: Obj | undefined) => Obj,
 ): Promise<void> {
-  const current = await store.readEntry(namespace, name, { kind: 'latest' }).then(entryObject, (e: unknown) => {
+  const current = await Promise.resolve(store.readEntry(namespace, name, { kind: 'latest' })).then(entryObject, (e: unknown) => {
     if (e instanceof StatusError && e.reason === 'NotFound') return undefined;
     throw e;
   });

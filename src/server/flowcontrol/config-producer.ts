@@ -54,7 +54,7 @@ function isNotFound(e: unknown): boolean {
 async function ensure(registry: Registry, store: GenericStore, bootstrap: Obj, mandatory: boolean, annotation: string): Promise<void> {
   const name = metaOf(bootstrap).name ?? '';
   const ctx = systemContext(registry);
-  const current = await store.readEntry('', name, { kind: 'latest' }).then(entryObject, (e: unknown) => {
+  const current = await Promise.resolve(store.readEntry('', name, { kind: 'latest' })).then(entryObject, (e: unknown) => {
     if (isNotFound(e)) return undefined;
     throw e;
   });

@@ -13,7 +13,8 @@ export async function handleGet(r: ResourceRequest): Promise<void> {
   if (getter === undefined) throw new Error(`${scope.info.plural} routed a get without a Getter`);
   const { pretty, protobufMediaType } = r.output;
   const encoding = scope.encodingFor(r.output.encodings);
-  const entry = await getter.readEntry(r.namespace, r.name, planGet(getOptionsOf(r.query).resourceVersion));
+  const found = getter.readEntry(r.namespace, r.name, planGet(getOptionsOf(r.query).resourceVersion));
+  const entry = found instanceof Promise ? await found : found;
   if (r.output.as) {
     // Tables and their printers load on the first request for one, not at start-up.
     const { transformObject } = await import('./transform.js');
