@@ -17,15 +17,37 @@ interface Attributes {
   fields: Record<string, string>;
 }
 
+/**
+ * The selector attributes of objects this server just wrote, by the bytes it wrote: the store
+ * hands the same bytes to its watch, so the cache entry of the write takes them from here
+ * instead of parsing its JSON back (two parses of every pod a scheduler binds, for the
+ * watchers' field selectors). Taken once; weak, so bytes no entry reads take their record along.
+ */
+const written = new WeakMap<Uint8Array, { info: ResourceInfo; attrs: Attributes }>();
+
+/** Records the attributes of obj, about to be stored as `bytes` (the unconverted served form). */
+export function noteWritten(info: ResourceInfo, bytes: Uint8Array, obj: Obj): void {
+  const labels = metaOf(obj).labels;
+  // A copy: the caller's object lives on as a response and must not change a cache entry.
+  written.set(bytes, { info, attrs: { labels: labels === undefined || labels === null ? labels : { ...labels }, fields: fieldValues(info, obj) } });
+}
+
+/** The attributes noted for these bytes by a writer of the same resource (another view's fields differ). */
+function takeWritten(info: ResourceInfo, bytes: Uint8Array): Attributes | undefined {
+  const noted = written.get(bytes);
+  if (noted === undefined || noted.info !== info) return undefined;
+  written.delete(bytes);
+  return noted.attrs;
+}
+
 /** An entry whose labels and field values are computed from its JSON on first use. */
 class LazyEntry implements CacheEntry {
-  private attrs: Attributes | undefined;
-
   constructor(
     readonly key: string,
     readonly modRevision: number,
     readonly json: Buffer,
     private readonly info: ResourceInfo,
+    private attrs: Attributes | undefined,
   ) {}
 
   private attributes(): Attributes {
@@ -91,7 +113,7 @@ class DecodedEntry implements CacheEntry {
 export function entryEncoder(info: ResourceInfo, decode: (kv: KeyValue) => Obj): ToEntry {
   return (kv, revision): CacheEntry => {
     const spliced = servedJson(info, kv.value, revision);
-    if (spliced !== undefined) return new LazyEntry(kv.key, revision, spliced, info);
+    if (spliced !== undefined) return new LazyEntry(kv.key, revision, spliced, info, takeWritten(info, kv.value));
     return new DecodedEntry(kv.key, revision, kv, info, decode);
   };
 }

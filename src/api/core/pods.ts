@@ -31,8 +31,6 @@ const podStrategy: Strategy = {
   validate: (obj, ctx) => validatePodCreate(obj, ctx.brand),
   validateUpdate(obj, old, ctx) {
     if (ctx.subresource === 'status') return validatePodStatusUpdate(obj, old, ctx.brand);
-    // A binding writes only spec.nodeName, annotations and the PodScheduled condition, unvalidated as upstream.
-    if (ctx.subresource === 'binding') return [];
     return validatePodUpdate(obj, old, ctx.brand);
   },
 };
