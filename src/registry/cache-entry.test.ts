@@ -8,6 +8,7 @@ import { ORCH_BRAND } from '../machinery/brand.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import type { RequestContext } from './context.js';
 import { bindPod } from './pod-binding.js';
+import { sharedEntryObject } from './cache-entry.js';
 import { Registry } from './registry.js';
 
 // SQLite hands the bytes a writer stored to its watch, so the cache entries of this server's own
@@ -85,4 +86,35 @@ test('a view over the same storage computes its own field values (events.<group>
   const view = await entryOf(group, 'events', 'default', 'e');
   assert.equal(view.fields['metadata.name'], 'e');
   assert.equal(JSON.parse(view.json.toString()).regarding.name, 'p');
+});
+
+test("an event's readers share the written object while it is delivered, and a parse of the entry after", async () => {
+  const pods = registry.byResource('', 'pods');
+  assert.ok(pods?.cache);
+  await pods.create(
+    ctx,
+    'default',
+    { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'q' }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+    { dryRun: false },
+  );
+  await pods.waitForRevision(store.currentRevision());
+  const seen: { nodeName: unknown; again: boolean }[] = [];
+  let last: import('../storage/cacher/types.js').CacheEntry | undefined;
+  const stop = pods.cache.listen((event) => {
+    if (!event.entry.key.endsWith('/q')) return true;
+    const obj = sharedEntryObject(event.entry);
+    seen.push({ nodeName: (obj.spec as { nodeName?: string }).nodeName, again: sharedEntryObject(event.entry) === obj });
+    last = event.entry;
+    return true;
+  });
+  await bindPod(registry, ctx, 'default', { metadata: { name: 'q' }, target: { name: 'n2' } }, { dryRun: false, urlName: 'q' });
+  await pods.waitForRevision(store.currentRevision());
+  stop();
+  assert.deepEqual(seen, [{ nodeName: 'n2', again: true }]);
+  assert.ok(last);
+  // Later, the entry's object is its served JSON, resourceVersion included.
+  await new Promise((resolve) => setImmediate(resolve));
+  const later = sharedEntryObject(last);
+  assert.equal((later.metadata as { resourceVersion?: string }).resourceVersion, String(last.modRevision));
+  assert.equal((later.spec as { nodeName?: string }).nodeName, 'n2');
 });
