@@ -245,18 +245,18 @@ export class GenericStore {
    * On a remote store the first attempt runs on the watch cache's copy, as upstream's cacher
    * passes it down, so a write is one etcd transaction instead of a read and a transaction.
    * That copy may be behind: an attempt on it that failed, or that wrote nothing, is checked
-   * against a read of the store and runs again when the store's object is newer. `fromCache`
-   * starts from the cache's copy on a local store too (a write that needs no decode of its own).
+   * against a read of the store and runs again when the store's object is newer. `simple` (a
+   * simple update) starts from the cache's copy on a local store too.
    *
    * Every attempt gets a state of its own (a fresh parse or decode), so it may change cur.obj.
    */
-  private async retryOnConflict<T>(key: string, name: string, attempt: (cur: CurrentState) => Promise<T>, fromCache = false): Promise<T> {
+  private async retryOnConflict<T>(key: string, name: string, attempt: (cur: CurrentState) => Promise<T>, simple = false): Promise<T> {
     const read = async (): Promise<CurrentState> => {
       const kv = await this.store.get(key).catch((e) => toStatusError(e, this.info.groupResource, name));
       if (!kv) throw notFound(this.info.groupResource, name);
       return this.stateOf(kv);
     };
-    let cur = this.cachedState(key, fromCache) ?? (await read());
+    let cur = this.cachedState(key, simple) ?? (await read());
     for (;;) {
       let result: T;
       try {
@@ -289,15 +289,17 @@ export class GenericStore {
   }
 
   /**
-   * The watch cache's copy of key as a starting state: on a remote store, or when asked (a
-   * local store's read and decode cost about what parsing the cached copy does, and the
-   * generic update path decodes anyway).
+   * The watch cache's copy of key as a starting state: on a remote store, or for a simple update
+   * (a local store's read and decode cost about what parsing the cached copy does, and the
+   * generic update path decodes anyway). A simple update only encodes the object, which puts it
+   * in storage order, so its copy keeps the served order.
    */
-  private cachedState(key: string, evenLocal: boolean): CurrentState | undefined {
-    if (!this.store.remote && !evenLocal) return undefined;
+  private cachedState(key: string, simple: boolean): CurrentState | undefined {
+    if (!this.store.remote && !simple) return undefined;
     const entry = this.cacher?.get(key);
     if (entry === undefined) return undefined;
-    return { obj: this.decodedOrder(entryObject(entry)), modRevision: entry.modRevision, cached: true, wrote: false };
+    const obj = entryObject(entry);
+    return { obj: simple ? obj : this.decodedOrder(obj), modRevision: entry.modRevision, cached: true, wrote: false };
   }
 
   /** A served object (parsed from a cache entry) in the key order decode() gives it. */
