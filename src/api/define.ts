@@ -4,7 +4,7 @@
  */
 import type { FieldGetter, ResourceDefinition, Verb } from './types.js';
 import type { Obj } from '../machinery/object.js';
-import { boolAt, numAt, strAt } from '../machinery/fields.js';
+import { bool, num, pathReader, str } from '../machinery/fields.js';
 
 /** Groups served under their bare, historical names; every other group carries the brand domain. */
 const UNBRANDED_GROUPS: ReadonlySet<string> = new Set(['', 'apps', 'autoscaling', 'batch', 'extensions', 'policy']);
@@ -27,15 +27,18 @@ export const REVIEW = { verbs: ['create'] as readonly Verb[], virtual: true, nam
 
 /** A field-selector getter of a string field; absent reads as '' (Go's zero value). */
 export function text(path: string): FieldGetter {
-  return (obj: Obj) => strAt(obj, path);
+  const read = pathReader(path);
+  return (obj: Obj) => str(read(obj));
 }
 
 /** A field-selector getter of an integer field, formatted as upstream's strconv.Itoa (absent: "0"). */
 export function count(path: string): FieldGetter {
-  return (obj: Obj) => String(numAt(obj, path));
+  const read = pathReader(path);
+  return (obj: Obj) => String(num(read(obj)));
 }
 
 /** A field-selector getter of a boolean field, formatted as strconv.FormatBool (absent: "false"). */
 export function flag(path: string): FieldGetter {
-  return (obj: Obj) => String(boolAt(obj, path));
+  const read = pathReader(path);
+  return (obj: Obj) => String(bool(read(obj)));
 }

@@ -14,12 +14,23 @@ export type Rec = Record<string, unknown>;
 
 /** The value at a dotted path of a JSON object, or undefined when any step is not an object. */
 export function valueAt(obj: unknown, path: string): unknown {
+  return valueAlong(obj, path.split('.'));
+}
+
+/** valueAt over a path already split into its steps. */
+function valueAlong(obj: unknown, parts: readonly string[]): unknown {
   let cur: unknown = obj;
-  for (const part of path.split('.')) {
+  for (const part of parts) {
     if (!isPlainObject(cur)) return undefined;
     cur = Object.hasOwn(cur, part) ? cur[part] : undefined;
   }
   return cur;
+}
+
+/** A reader of the value at a fixed dotted path (split once: field getters run on every write and selector match). */
+export function pathReader(path: string): (obj: unknown) => unknown {
+  const parts = path.split('.');
+  return (obj) => valueAlong(obj, parts);
 }
 
 /** A string field, or '' (Go's zero string). */

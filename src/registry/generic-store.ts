@@ -31,7 +31,7 @@ import { decodeFromStorage, encodeForStorage } from './object-codec.js';
 import { inGoOrder } from '../machinery/object-order.js';
 import { Cacher, type CacherOptions } from '../storage/cacher/cacher.js';
 import type { CacheEntry, ToEntry } from '../storage/cacher/types.js';
-import { entryEncoder, entryObject } from './cache-entry.js';
+import { entryEncoder, entryObject, noteWritten } from './cache-entry.js';
 import { type ReadPlan, servedByCache } from './read-options.js';
 import { toStatusError } from './storage-errors.js';
 import type { DeleteOptions, RequestContext, UpdateOptions, WriteOptions } from './context.js';
@@ -101,9 +101,11 @@ export class GenericStore {
     return decodeFromStorage(this.info, kv, this.brand);
   }
 
-  /** Encodes obj and runs one store write with its bytes. */
+  /** Encodes obj and runs one store write with its bytes (whose cache entry takes obj's selector attributes). */
   private write(key: string, obj: Obj, op: (key: string, bytes: Uint8Array) => Promise<number>): Promise<number> {
-    return op(key, encodeForStorage(this.info, obj, this.brand));
+    const bytes = encodeForStorage(this.info, obj, this.brand);
+    if (this.info.conversion === undefined) noteWritten(this.info, bytes, obj);
+    return op(key, bytes);
   }
 
   /** obj as a write answers it: at revision rev (absent: a dry run), in the order reads serve it. */
@@ -258,15 +260,18 @@ export class GenericStore {
    * On a remote store the first attempt runs on the watch cache's copy, as upstream's cacher
    * passes it down, so a write is one etcd transaction instead of a read and a transaction.
    * That copy may be behind: an attempt on it that failed, or that wrote nothing, is checked
-   * against a read of the store and runs again when the store's object is newer.
+   * against a read of the store and runs again when the store's object is newer. `simple` (a
+   * simple update) starts from the cache's copy on a local store too.
+   *
+   * Every attempt gets a state of its own (a fresh parse or decode), so it may change cur.obj.
    */
-  private async retryOnConflict<T>(key: string, name: string, attempt: (cur: CurrentState) => Promise<T>): Promise<T> {
+  private async retryOnConflict<T>(key: string, name: string, attempt: (cur: CurrentState) => Promise<T>, simple = false): Promise<T> {
     const read = async (): Promise<CurrentState> => {
       const kv = await this.store.get(key).catch((e) => toStatusError(e, this.info.groupResource, name));
       if (!kv) throw notFound(this.info.groupResource, name);
       return this.stateOf(kv);
     };
-    let cur = this.cachedState(key) ?? (await read());
+    let cur = this.cachedState(key, simple) ?? (await read());
     for (;;) {
       let result: T;
       try {
@@ -298,12 +303,18 @@ export class GenericStore {
     return { obj: this.decode(kv), modRevision: kv.modRevision, cached: false, wrote: false };
   }
 
-  /** The watch cache's copy of key as a starting state, on a remote store only (a local store's read costs less than a decode). */
-  private cachedState(key: string): CurrentState | undefined {
-    if (!this.store.remote) return undefined;
+  /**
+   * The watch cache's copy of key as a starting state: on a remote store, or for a simple update
+   * (a local store's read and decode cost about what parsing the cached copy does, and the
+   * generic update path decodes anyway). A simple update only encodes the object, which puts it
+   * in storage order, so its copy keeps the served order.
+   */
+  private cachedState(key: string, simple: boolean): CurrentState | undefined {
+    if (!this.store.remote && !simple) return undefined;
     const entry = this.cacher?.get(key);
     if (entry === undefined) return undefined;
-    return { obj: this.decodedOrder(entryObject(entry)), modRevision: entry.modRevision, cached: true, wrote: false };
+    const obj = entryObject(entry);
+    return { obj: simple ? obj : this.decodedOrder(obj), modRevision: entry.modRevision, cached: true, wrote: false };
   }
 
   /** A served object (parsed from a cache entry) in the key order decode() gives it. */
@@ -376,6 +387,29 @@ export class GenericStore {
       const rev = await this.writeOver(key, cur, next);
       return { obj: this.served(next, rev), created: false };
     });
+  }
+
+  /**
+   * Upstream's GuaranteedUpdate with a SimpleUpdate function, as BindingREST runs it: `mutate`
+   * changes the current object in place (or throws), and the result is written with a
+   * compare-and-swap, with no strategy, admission, field tracking or validation of the object.
+   * It starts from the watch cache's copy, as upstream's cacher passes it down, and retries
+   * from the store on a conflict or when that copy proves stale. `mutate` must change the
+   * object (a binding always does): nothing compares before the write. Resolves to the new
+   * revision, or undefined on a dry run (checked, nothing written).
+   */
+  simpleUpdate(namespace: string, name: string, mutate: (current: Obj) => void, dryRun: boolean): Promise<number | undefined> {
+    const key = this.key(namespace, name);
+    return this.retryOnConflict(
+      key,
+      name,
+      async (cur) => {
+        mutate(cur.obj);
+        if (dryRun) return undefined;
+        return this.writeOver(key, cur, cur.obj);
+      },
+      true,
+    );
   }
 
   /** Applies the update rules to a proposed object: precondition, server fields, status split, validation. */

@@ -63,3 +63,46 @@ test('a uid precondition that does not match is a conflict; dry run changes noth
   await bindPod(registry, ctx, 'default', { metadata: { name: 'b' }, target: { name: 'n' } }, { dryRun: true, urlName: 'b' });
   assert.equal((await stored('b')).spec.nodeName, undefined);
 });
+
+test('two bindings of one pod at once: one binds it, the other is refused as upstream', async () => {
+  const pods = registry.byResource('', 'pods');
+  assert.ok(pods);
+  await pods.create(
+    ctx,
+    'default',
+    { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'c' }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+    { dryRun: false },
+  );
+  // Both start from the same (cached) pod without a node: the second write loses the race and decides again on the stored pod.
+  const results = await Promise.allSettled(
+    ['n1', 'n2'].map((node) => bindPod(registry, ctx, 'default', { metadata: { name: 'c' }, target: { name: node } }, { dryRun: false, urlName: 'c' })),
+  );
+  assert.deepEqual(
+    results.map((r) => r.status),
+    ['fulfilled', 'rejected'],
+  );
+  const refused = (results[1] as PromiseRejectedResult).reason as StatusError;
+  assert.equal(refused.code, 409);
+  assert.equal(refused.message, 'Operation cannot be fulfilled on pods/binding "c": pod c is already assigned to node "n1"');
+  assert.equal((await stored('c')).spec.nodeName, 'n1');
+});
+
+test('a pod is bound right after its creation, and a missing pod is 404', async () => {
+  const pods = registry.byResource('', 'pods');
+  assert.ok(pods);
+  await pods.create(
+    ctx,
+    'default',
+    { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'd' }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+    { dryRun: false },
+  );
+  // The watch cache may not have the new pod yet: the binding reads it from the store.
+  await bindPod(registry, ctx, 'default', { metadata: { name: 'd' }, target: { name: 'n3' } }, { dryRun: false, urlName: 'd' });
+  const pod = await stored('d');
+  assert.equal(pod.spec.nodeName, 'n3');
+  assert.equal(pod.status.conditions[0].type, 'PodScheduled');
+  await assert.rejects(bindPod(registry, ctx, 'default', { metadata: { name: 'nope' }, target: { name: 'n' } }, { dryRun: false, urlName: 'nope' }), {
+    code: 404,
+    message: 'pods "nope" not found',
+  });
+});

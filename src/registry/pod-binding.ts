@@ -1,7 +1,8 @@
 /**
  * Pod binding as upstream's BindingREST (POST pods/<name>/binding, or the bindings resource):
  * validate the Binding, run validating admission on it, then in one read-modify-write of the
- * pod set spec.nodeName (once), merge the binding's annotations and mark PodScheduled True.
+ * pod (starting from the watch cache's copy) set spec.nodeName (once), merge the binding's
+ * annotations and mark PodScheduled True.
  */
 import { validatePodBinding } from '../api/core/pod-validation.js';
 import { metaOf, type Obj, rfc3339 } from '../machinery/object.js';
@@ -60,8 +61,9 @@ export async function bindPod(registry: PodStores, ctx: RequestContext, namespac
   const uid = opts.urlName !== undefined ? (meta.uid ?? '') : '';
   const resourceVersion = opts.urlName !== undefined ? (meta.resourceVersion ?? '') : '';
   const node = String(rec(binding.target).name ?? '');
-  await pods.guaranteedUpdate(
-    ctx,
+  // Upstream's assignPod: a SimpleUpdate of the stored pod, none of the pod's update rules (its
+  // defaults, admission, managed fields or validation) apply.
+  await pods.simpleUpdate(
     namespace,
     name,
     (pod) => {
@@ -89,8 +91,7 @@ export async function bindPod(registry: PodStores, ctx: RequestContext, namespac
       const status = rec(pod.status);
       markScheduled(status, ctx.now);
       pod.status = status;
-      return pod;
     },
-    { dryRun: opts.dryRun, subresource: 'binding' },
+    opts.dryRun,
   );
 }

@@ -4,6 +4,11 @@ import { text } from '../define.js';
 import type { Obj } from '../../machinery/object.js';
 import { validateEventCreate, validateEventUpdate } from './event-validation.js';
 
+const sourceComponent = text('source.component');
+const reporting = text('reportingComponent');
+/** The `source` field selector: the source component, else the reporting one. */
+const sourceField = (obj: Obj) => sourceComponent(obj) || reporting(obj);
+
 export const coreEvents = core({
   kind: 'Event',
   plural: 'events',
@@ -25,7 +30,7 @@ export const coreEvents = core({
     'involvedObject.fieldPath': text('involvedObject.fieldPath'),
     reason: text('reason'),
     reportingComponent: text('reportingComponent'),
-    source: (obj: Obj) => text('source.component')(obj) || text('reportingComponent')(obj),
+    source: sourceField,
     type: text('type'),
   },
 });

@@ -4,7 +4,7 @@
  */
 import { core } from '../groups.js';
 import { text } from '../define.js';
-import { valueAt } from '../../machinery/fields.js';
+import { pathReader } from '../../machinery/fields.js';
 import type { Obj } from '../../machinery/object.js';
 import { isPlainObject } from '../../machinery/object.js';
 import type { Strategy } from '../types.js';
@@ -14,12 +14,15 @@ import { defaultPod } from './pod-defaults.js';
 import { podQOSClass } from './pod-qos.js';
 import { validatePodCreate, validatePodStatusUpdate, validatePodUpdate } from './pod-validation.js';
 
+const podIPs = pathReader('status.podIPs');
+const singlePodIP = text('status.podIP');
+
 /** The pod's first IP, as upstream's selectable field reads status.podIPs[0]. */
 function podIP(obj: Obj): string {
-  const ips = valueAt(obj, 'status.podIPs');
+  const ips = podIPs(obj);
   const first = Array.isArray(ips) && isPlainObject(ips[0]) ? ips[0].ip : undefined;
   if (typeof first === 'string') return first;
-  return text('status.podIP')(obj) ?? '';
+  return singlePodIP(obj) ?? '';
 }
 
 const podStrategy: Strategy = {
@@ -31,8 +34,6 @@ const podStrategy: Strategy = {
   validate: (obj, ctx) => validatePodCreate(obj, ctx.brand),
   validateUpdate(obj, old, ctx) {
     if (ctx.subresource === 'status') return validatePodStatusUpdate(obj, old, ctx.brand);
-    // A binding writes only spec.nodeName, annotations and the PodScheduled condition, unvalidated as upstream.
-    if (ctx.subresource === 'binding') return [];
     return validatePodUpdate(obj, old, ctx.brand);
   },
 };

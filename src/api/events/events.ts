@@ -5,6 +5,11 @@ import type { Obj } from '../../machinery/object.js';
 import { validateEventCreate, validateEventUpdate } from '../core/event-validation.js';
 import { eventConversion, eventToCore } from './event-conversion.js';
 
+const sourceComponent = text('deprecatedSource.component');
+const reporting = text('reportingController');
+/** The `source` field selector: the source component, else the reporting one. */
+const sourceField = (obj: Obj) => sourceComponent(obj) || reporting(obj);
+
 export const events = eventsGroup({
   kind: 'Event',
   plural: 'events',
@@ -26,7 +31,7 @@ export const events = eventsGroup({
     'regarding.fieldPath': text('regarding.fieldPath'),
     reason: text('reason'),
     reportingController: text('reportingController'),
-    source: (obj: Obj) => text('deprecatedSource.component')(obj) || text('reportingController')(obj),
+    source: sourceField,
     type: text('type'),
   },
 });
