@@ -3,7 +3,8 @@
  * measured alone (no scheduler): the pod's create, its `POST pods/<name>/binding`, the
  * scheduler's `Scheduled` event (events.<group>/v1), and what the watches of pods add to a pod's
  * create and binding (the scheduler's informer, field selector on status.phase, and the
- * benchmark's watch of bound pods). CPU from /proc, in microseconds per request.
+ * benchmark's watch of bound pods), against a 1 KiB ConfigMap create measured first as the
+ * baseline. CPU from /proc, in microseconds per request; the last line is one JSON object.
  * Usage: node dist/bench/scheduler-e2e/request-costs.js [--count=<n>] [--concurrency=<n>] [--storage=sqlite|memory]
  *   [--only=create,binding,event,watched] [--cpu-prof=<dir>] (a V8 profile of the API server, of
  *   the phases picked by --only after a warm-up of every kind).
@@ -49,6 +50,14 @@ function pod(name: string): Create {
 }
 
 /** The scheduler's binding of a pod (DefaultBinder). */
+/** The baseline: a 1 KiB ConfigMap, the request path's cheapest write (no defaults, no admission of its own). */
+function configMap(name: string): Create {
+  return {
+    path: '/api/v1/namespaces/default/configmaps',
+    body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { payload: 'x'.repeat(1024) } },
+  };
+}
+
 function binding(name: string, i: number): Create {
   return {
     path: `/api/v1/namespaces/default/pods/${name}/binding`,
@@ -138,7 +147,16 @@ async function main(): Promise<void> {
       concurrency,
     );
 
+    await createAll(
+      target,
+      warm.map((n) => configMap(n)),
+      concurrency,
+    );
     const alone = Array.from({ length: count }, (_, i) => `alone-${i}`);
+    await measure(
+      'baseline: ConfigMap create (1 KiB), no watchers',
+      alone.map((n) => configMap(n)),
+    );
     // Bindings and events need their pods.
     if (only.has('create')) await measure('pod create, no watchers', alone.map(pod));
     else if (only.has('binding') || only.has('event')) await createAll(target, alone.map(pod), concurrency);
@@ -180,7 +198,17 @@ async function main(): Promise<void> {
   for (const [what, us] of rows) console.log(`${what.padEnd(width)}  ${us.toFixed(0).padStart(5)} us`);
   const get = (w: string) => rows.find(([x]) => x === w)?.[1] ?? 0;
   const perPod = get('pod create, 2 watchers') + get('binding, 2 watchers') + get('Scheduled event create');
-  if (rows.length === 5) console.log(`${'per scheduled pod (create + binding with watchers + event)'.padEnd(width)}  ${perPod.toFixed(0).padStart(5)} us`);
+  const complete = rows.length === 6;
+  if (complete) console.log(`${'per scheduled pod (create + binding with watchers + event)'.padEnd(width)}  ${perPod.toFixed(0).padStart(5)} us`);
+  console.log(
+    JSON.stringify({
+      count,
+      concurrency,
+      storage,
+      cpuUsPerRequest: Object.fromEntries(rows.map(([w, us]) => [w, Math.round(us)])),
+      ...(complete ? { cpuUsPerScheduledPod: Math.round(perPod) } : {}),
+    }),
+  );
 }
 
 main().then(
