@@ -187,11 +187,16 @@ export class RestClient {
           // hundreds of chunks costs one pass, not one pass over all of it per chunk.
           let start = 0;
           for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
-            pending.push(chunk.slice(start, nl));
-            const line = pending.join('');
-            pending = [];
+            // Most lines arrive whole in one chunk: no list to join then.
+            let line: string;
+            if (pending.length === 0) line = chunk.slice(start, nl);
+            else {
+              pending.push(chunk.slice(start, nl));
+              line = pending.join('');
+              pending = [];
+            }
             start = nl + 1;
-            if (line.trim() !== '') onEvent(JSON.parse(line) as WatchEvent);
+            if (!isBlank(line)) onEvent(JSON.parse(line) as WatchEvent);
           }
           if (start < chunk.length) pending.push(chunk.slice(start));
         } catch (err) {
@@ -245,4 +250,10 @@ function retryAfterMs(v: string | undefined): number | undefined {
 function isConnectionError(err: unknown): boolean {
   const code = (err as { code?: unknown } | undefined)?.code;
   return code === 'ECONNRESET' || code === 'ECONNREFUSED' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNABORTED';
+}
+
+/** A line of only whitespace (an event's line starts with `{`: decided by its first character). */
+function isBlank(line: string): boolean {
+  if (line.length === 0) return true;
+  return line.charCodeAt(0) <= 0x20 && line.trim() === '';
 }
