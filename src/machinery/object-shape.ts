@@ -12,15 +12,38 @@ import { isPlainObject } from './object.js';
  */
 export const MAX_JSON_DEPTH = 1000;
 
-/** True when value nests objects/arrays deeper than max. Iterative, so safe at any depth. */
+/**
+ * True when value nests objects/arrays deeper than max. Iterative, so safe at any depth; the
+ * values of an object are read in place (no array of them), as a map of 100,000 labels has.
+ */
 export function exceedsDepth(value: unknown, max: number = MAX_JSON_DEPTH): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop() as [unknown, number];
-    if (typeof v !== 'object' || v === null) continue;
+  const values: object[] = [];
+  const depths: number[] = [];
+  if (typeof value === 'object' && value !== null) {
+    values.push(value);
+    depths.push(1);
+  }
+  while (values.length > 0) {
+    const v = values.pop() as Record<string, unknown> | unknown[];
+    const depth = depths.pop() as number;
     if (depth > max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const child = v[i];
+        if (typeof child === 'object' && child !== null) {
+          values.push(child);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
+    }
+    for (const k in v) {
+      if (!Object.hasOwn(v, k)) continue;
+      const child = v[k];
+      if (typeof child === 'object' && child !== null) {
+        values.push(child);
+        depths.push(depth + 1);
+      }
     }
   }
   return false;
@@ -46,7 +69,12 @@ function nullOr(check: Check): Check {
 
 // Elements and map values must be present: Go would read a null one as its zero value, which
 // orch's validation does not expect, so a null element is refused like a wrong type.
-const stringMap: Check = (v) => isPlainObject(v) && Object.values(v).every(isString);
+const stringMap: Check = (v) => {
+  if (!isPlainObject(v)) return false;
+  // In place, without an array of the values (a map may hold 100,000 labels).
+  for (const k in v) if (Object.hasOwn(v, k) && typeof v[k] !== 'string') return false;
+  return true;
+};
 const stringList: Check = (v) => Array.isArray(v) && v.every(isString);
 
 function listOf(fields: Record<string, Check>): Check {
