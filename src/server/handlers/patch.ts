@@ -10,7 +10,7 @@ import type { PatchSchema } from '../../apply/strategic-merge-patch.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest, invalid, invalidObject, unsupportedMediaType } from '../../machinery/status.js';
-import { exceedsDepth, jsonType, MAX_JSON_DEPTH, objectShapeError } from '../../machinery/object-shape.js';
+import { exceedsDepth, jsonType, MAX_JSON_DEPTH, objectMetaTypeError } from '../../machinery/object-shape.js';
 import { goMarshal } from '../../machinery/go-json.js';
 import { goFormat } from '../../apply/strategic-errors.js';
 import { decodePatchBody } from '../../codec/decode-body.js';
@@ -79,12 +79,18 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     throw badRequest(`json: cannot unmarshal ${jsonType(patch)} into Go value of type map[string]interface {}`);
   }
   const info = r.scope;
+  const strategicPatched = async (current: Obj, schema: PatchSchema): Promise<Obj> => {
+    // Each attempt merges its own copy of the patch (merging consumes it), copied in a step of its own.
+    const own = structuredClone((patch ?? {}) as Obj);
+    if (pace?.due()) await pace.yield();
+    return smp.strategicMergePatchConsuming(current, own, schema);
+  };
   const transform = async (current: Obj): Promise<Obj> => {
     const patched = (
       type === JSON_PATCH
         ? await applyJsonPatchInSlices(current, patch)
         : type === STRATEGIC_MERGE_PATCH && strategic !== undefined
-          ? smp.strategicMergePatch(current, (patch ?? {}) as Obj, strategic)
+          ? await strategicPatched(current, strategic)
           : mergePatch(current, patch)
     ) as Obj;
     if (pace?.due()) await pace.yield();
@@ -107,7 +113,8 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     if (pace?.due()) await pace.yield();
     readFieldsAs(r, patched, opts.fieldValidation, type === MERGE_PATCH || type === STRATEGIC_MERGE_PATCH ? raw : undefined, from);
     if (pace?.due()) await pace.yield();
-    const shape = objectShapeError(patched);
+    // (Its depth was checked above, and reading fields does not deepen it.)
+    const shape = objectMetaTypeError(patched);
     if (shape !== undefined) throw invalidObject('', '', '', [invalid('patch', from.shown(), shape)]);
     return patched;
   };
