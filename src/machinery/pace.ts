@@ -22,9 +22,13 @@ export class Pace {
     return performance.now() - this.since >= SLICE_MS;
   }
 
-  /** Lets timers, I/O and other requests run, then starts a new slice. */
+  /**
+   * Lets timers, I/O and other requests run, then starts a new slice. Two immediates: work
+   * resumed from an I/O callback (a request body's end) would otherwise run its next step in
+   * the same loop iteration's check phase, before any new I/O is polled.
+   */
   async yield(): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
     this.since = performance.now();
   }
 }

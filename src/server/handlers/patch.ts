@@ -80,8 +80,9 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
   }
   const info = r.scope;
   const strategicPatched = async (current: Obj, schema: PatchSchema): Promise<Obj> => {
-    // Each attempt merges its own copy of the patch (merging consumes it), copied in a step of its own.
-    const own = structuredClone((patch ?? {}) as Obj);
+    // Each attempt merges its own copy of the patch (merging consumes it), in a step of its own:
+    // read again from the text, which costs about half of copying the decoded value.
+    const own = (JSON.parse(raw) ?? {}) as Obj;
     if (pace?.due()) await pace.yield();
     return smp.strategicMergePatchConsuming(current, own, schema);
   };
