@@ -235,29 +235,11 @@ function visitKey(
   const type = fieldType(t, key);
   if (type === undefined) return false;
   path.push(keyOf(key));
-  const merged =
-    onlyScalar(type) && scalarOrAbsent(l) && scalarOrAbsent(r) ? scalarLeaf(l, r, path, rules) : mergeNode({ lhs: l, rhs: r, path }, path, type, rules, errs);
+  const merged = mergeNode({ lhs: l, rhs: r, path }, path, type, rules, errs);
   path.pop();
   if (out === undefined || merged === undefined) return false;
   setOwn(out, key, merged);
   return true;
-}
-
-function onlyScalar(atom: Atom): boolean {
-  return atom.scalar !== undefined && atom.map === undefined && atom.list === undefined;
-}
-
-function scalarOrAbsent(v: unknown): boolean {
-  return v === undefined || (v !== null && typeof v !== 'object');
-}
-
-// What mergeNode does for a scalar-only type with both sides scalars or absent (a label of a
-// map of 100,000): one leaf, no walk state and no postItem (a leaf has none).
-function scalarLeaf(l: unknown, r: unknown, path: PathElement[], rules: MergeRules): unknown {
-  if (l === undefined && r === undefined) return undefined;
-  const node: WalkNode = { lhs: l, rhs: r, path };
-  if (rules.skip?.(node)) return undefined;
-  return rules.leaf(node);
 }
 
 function own(m: Record<string, unknown>, key: string): unknown {

@@ -46,27 +46,12 @@ function walk(v: unknown, atom: Atom, path: PathElement[], set: FieldSet): void 
     return;
   }
   if (!isMap(v)) return;
-  // The set's node at this map, found once for its scalar values (a map of 100,000 labels
-  // would otherwise walk down from the root twice per label).
-  let here: FieldSet | undefined;
   for (const key of Object.keys(v)) {
     const type = fieldType(t, key);
     if (type === undefined) continue;
-    if (formOf(type, v[key]) === 'scalar') {
-      here ??= nodeAt(set, path);
-      here.addMember(keyOf(key));
-      continue;
-    }
     path.push(keyOf(key));
     walk(v[key], type, path, set);
     if (!t.fields.has(key)) set.insert(path);
     path.pop();
   }
-}
-
-/** The node of a set under construction at path (created as needed): where path's children go. */
-function nodeAt(set: FieldSet, path: readonly PathElement[]): FieldSet {
-  let node = set;
-  for (const pe of path) node = node.descend(pe);
-  return node;
 }

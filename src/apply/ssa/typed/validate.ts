@@ -24,22 +24,19 @@ function walk(v: unknown, atom: Atom, path: PathElement[], errs: TypedError[]): 
 }
 
 function scalar(v: unknown, t: ScalarType, path: PathElement[], errs: TypedError[]): void {
-  const problem = scalarProblem(v, t);
-  if (problem !== undefined) errs.push(new TypedError([...path], problem));
-}
-
-// Why v is not of scalar type t (undefined when it is).
-function scalarProblem(v: unknown, t: ScalarType): string | undefined {
-  if (v === null || v === undefined) return undefined;
+  if (v === null || v === undefined) return;
   switch (t) {
     case 'numeric':
-      return typeof v !== 'number' ? `expected numeric (int or float), got ${goTypeName(v)}` : undefined;
+      if (typeof v !== 'number') errs.push(new TypedError([...path], `expected numeric (int or float), got ${goTypeName(v)}`));
+      return;
     case 'string':
-      return typeof v !== 'string' ? `expected string, got &value.valueUnstructured{Value:${goSharp(v)}}` : undefined;
+      if (typeof v !== 'string') errs.push(new TypedError([...path], `expected string, got &value.valueUnstructured{Value:${goSharp(v)}}`));
+      return;
     case 'boolean':
-      return typeof v !== 'boolean' ? `expected boolean, got &{${describeValue(v)}}` : undefined;
+      if (typeof v !== 'boolean') errs.push(new TypedError([...path], `expected boolean, got &{${describeValue(v)}}`));
+      return;
     default:
-      return typeof v === 'object' ? `expected any scalar, got &{${describeValue(v)}}` : undefined;
+      if (typeof v === 'object') errs.push(new TypedError([...path], `expected any scalar, got &{${describeValue(v)}}`));
   }
 }
 
@@ -78,12 +75,6 @@ function map(v: unknown, t: MapAtom, path: PathElement[], errs: TypedError[]): v
   }
   for (const key of Object.keys(v)) {
     const type = fieldType(t, key);
-    if (type !== undefined && formOf(type, v[key]) === 'scalar') {
-      // A scalar (a label of a map of 100,000): its path element is made only for an error.
-      const problem = scalarProblem(v[key], type.scalar as ScalarType);
-      if (problem !== undefined) errs.push(new TypedError([...path, keyOf(key)], problem));
-      continue;
-    }
     path.push(keyOf(key));
     if (type === undefined) {
       // Upstream stops at the first undeclared key of a map.
