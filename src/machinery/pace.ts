@@ -33,27 +33,39 @@ export class Pace {
   }
 }
 
+/** Whether stepped work should pause here: its request's pace is due (or, run at once, never). */
+export type Due = () => boolean;
+
+const NEVER: Due = () => false;
+
 /**
- * Runs work written as steps (a generator that yields between them): synchronously while the
- * pace is not due, so a light run returns its value without a promise; once it is due, the rest
- * runs asynchronously, yielding whenever the pace is due again. Without a pace it runs at once.
+ * Stepped work: a generator that, between its steps, asks `due` and yields only when it is
+ * true (`if (due()) yield;`), so work that never pauses pays no resumption.
  */
-export function runPaced<T>(steps: Generator<void, T, void>, pace: Pace | undefined): T | Promise<T> {
-  for (let r = steps.next(); ; r = steps.next()) {
-    if (r.done) return r.value;
-    if (pace?.due()) return finishPaced(steps, pace);
-  }
+export type Stepped<T> = (due: Due) => Generator<void, T, void>;
+
+/**
+ * Runs stepped work synchronously while the pace is not due, so a light run returns its value
+ * without a promise; once it is due, the rest runs asynchronously, letting other work in at
+ * each pause. Without a pace it runs at once.
+ */
+export function runPaced<T>(work: Stepped<T>, pace: Pace | undefined): T | Promise<T> {
+  if (pace === undefined) return runAtOnce(work);
+  const steps = work(() => pace.due());
+  const r = steps.next();
+  return r.done ? r.value : finishPaced(steps, pace);
 }
 
 async function finishPaced<T>(steps: Generator<void, T, void>, pace: Pace): Promise<T> {
-  await pace.yield();
-  for (let r = steps.next(); ; r = steps.next()) {
+  for (;;) {
+    await pace.yield();
+    const r = steps.next();
     if (r.done) return r.value;
-    if (pace.due()) await pace.yield();
   }
 }
 
-/** Runs steps to the end at once (the synchronous callers of stepped work). */
-export function runAtOnce<T>(steps: Generator<void, T, void>): T {
+/** Runs stepped work to the end at once (its synchronous callers). */
+export function runAtOnce<T>(work: Stepped<T>): T {
+  const steps = work(NEVER);
   for (let r = steps.next(); ; r = steps.next()) if (r.done) return r.value;
 }
