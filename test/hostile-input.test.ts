@@ -53,15 +53,16 @@ describe(`hostile input (seed ${SEED}, ${CASES} cases)`, () => {
     assert.deepEqual(report.pollution, []);
   });
 
-  // Open (issue 11): requests within the size limits that are still heavy hold the event loop
-  // for up to ~1-2 s (the prober's figure less any wait for a core): maps of 50,000-120,000
-  // labels on every write verb, strategic merges of 20,000 list entries, 60,000 finalizers,
-  // large !!binary YAML values. Their work is linear but done in long turns: decoding and the
-  // duplicate-field scan, the shape check (exceedsDepth, stringMap), unknown-field walking,
-  // managedFields of every key (src/apply/ssa field sets), structuredClone, label validation,
-  // encoding for storage — each 50-150 ms for 120,000 labels, several in one turn. The assertion
-  // stays as the goal; it is reported as TODO, not hidden, until that work yields between steps.
-  it(`/healthz answered within ${PROBE_THRESHOLD_MS} ms throughout`, { todo: 'heavy in-limit writes still hold the event loop for 1-2 s' }, (t) => {
+  // Requests within the size limits can still be heavy (maps of 50,000-120,000 labels on every
+  // write verb, strategic merges of 20,000 list entries, 60,000 finalizers). Each write now yields
+  // to the event loop between its steps once it has held the thread for a slice
+  // (src/machinery/pace.ts), which took the longest hold from 1-2 s to the longest single step:
+  // for 120,000 labels still 50-100 ms on an idle machine (JSON.parse of the body, structuredClone,
+  // JSON.stringify for storage, and each structured-merge walk), which the prober sees as 200-500
+  // ms when other processes load both cores. Open until those steps are sliced or cheaper.
+  it(`/healthz answered within ${PROBE_THRESHOLD_MS} ms throughout`, {
+    todo: 'single steps of 120,000-label writes still hold the loop 50-100 ms (200-500 ms under load)',
+  }, (t) => {
     t.diagnostic(`${report.probe.count} probes, max ${report.probe.maxMs.toFixed(0)} ms, p99 ${report.probe.p99Ms.toFixed(0)} ms`);
     const slow = [...report.slowBlame].map(([variant, b]) => `${b.count}x up to ${b.maxMs.toFixed(0)} ms during ${variant}`);
     assert.deepEqual(slow, []);

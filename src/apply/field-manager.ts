@@ -31,6 +31,7 @@ import type { TypeRef } from './ssa/typed-schema.js';
 import { Updater } from './ssa/updater.js';
 import { zeroObject } from './ssa/zero-object.js';
 import { setOwn } from '../machinery/own-property.js';
+import { type Due, type Pace, runAtOnce, runPaced } from '../machinery/pace.js';
 
 export interface FieldManagerConfig {
   /** The kind's typed schema. */
@@ -72,12 +73,24 @@ export class FieldManager {
    * (undefined on create). On any failure next is returned without managedFields.
    */
   update(live: Obj | undefined, next: Obj, manager: string): Obj {
+    return runAtOnce((due) => this.updateSteps(live, next, manager, due));
+  }
+
+  /** update, yielding to the event loop between its steps whenever the request's pace is due. */
+  updatePaced(live: Obj | undefined, next: Obj, manager: string, pace: Pace | undefined): Obj | Promise<Obj> {
+    return runPaced((due) => this.updateSteps(live, next, manager, due), pace);
+  }
+
+  // The steps of update, each linear in the object (machinery/pace.ts).
+  private *updateSteps(live: Obj | undefined, next: Obj, manager: string, due: Due): Generator<void, Obj, void> {
     try {
       const liveObj = live ?? this.zero();
       const managed = this.decodeLiveOrNew(liveObj, next);
       setManagedFields(next, undefined);
+      if (due()) yield;
       const tracked = managed.fields.size > 0 || !hasUid(liveObj);
-      const result = tracked ? this.capUpdate(withoutManagedFields(liveObj), next, managed, manager) : managed;
+      const result = tracked ? yield* this.capUpdate(withoutManagedFields(liveObj), next, managed, manager, due) : managed;
+      if (due()) yield;
       setManagedFields(next, encodeManagedFields(result));
     } catch {
       setManagedFields(next, undefined);
@@ -91,6 +104,15 @@ export class FieldManager {
    * managedFields, 500 for a config its type cannot hold (as upstream).
    */
   apply(live: Obj | undefined, config: Obj, manager: string, force: boolean): Obj {
+    return runAtOnce((due) => this.applySteps(live, config, manager, force, due));
+  }
+
+  /** apply, yielding to the event loop between its steps whenever the request's pace is due. */
+  applyPaced(live: Obj | undefined, config: Obj, manager: string, force: boolean, pace: Pace | undefined): Obj | Promise<Obj> {
+    return runPaced((due) => this.applySteps(live, config, manager, force, due), pace);
+  }
+
+  private *applySteps(live: Obj | undefined, config: Obj, manager: string, force: boolean, due: Due): Generator<void, Obj, void> {
     const liveObj = live ?? this.zero();
     let managed: Managed;
     try {
@@ -102,8 +124,10 @@ export class FieldManager {
     if (config.apiVersion !== this.cfg.apiVersion || config.kind !== this.cfg.kind) {
       throw badRequest(`invalid object type: ${gvkString(String(config.apiVersion ?? ''), String(config.kind ?? ''))}`);
     }
+    if (due()) yield;
     try {
-      const { object, managed: result } = this.applyLastApplied(bare, config, managed, manager, force);
+      const { object, managed: result } = yield* this.applyLastApplied(bare, config, managed, manager, force, due);
+      if (due()) yield;
       setManagedFields(object, encodeManagedFields(result));
       return object;
     } catch (e) {
@@ -113,10 +137,17 @@ export class FieldManager {
   }
 
   // lastAppliedUpdater around lastAppliedManager.
-  private applyLastApplied(live: Obj, config: Obj, managed: Managed, manager: string, force: boolean): { object: Obj; managed: Managed } {
+  private *applyLastApplied(
+    live: Obj,
+    config: Obj,
+    managed: Managed,
+    manager: string,
+    force: boolean,
+    due: Due,
+  ): Generator<void, { object: Obj; managed: Managed }, void> {
     let result: { object: Obj; managed: Managed };
     try {
-      result = this.applySkipNonApplied(live, config, copyManaged(managed), manager, force);
+      result = yield* this.applySkipNonApplied(live, config, copyManaged(managed), manager, force, due);
     } catch (e) {
       if (!(e instanceof ApplyConflicts) || manager !== KUBECTL) throw e;
       // Conflicts only over values kubectl itself set by client-side apply are no conflicts.
@@ -124,18 +155,26 @@ export class FieldManager {
       if (allowed === undefined) throw e;
       const remaining = conflictsNotAllowed(e.conflicts, allowed);
       if (remaining.length > 0) throw new ApplyConflicts(remaining);
-      result = this.applySkipNonApplied(live, config, copyManaged(managed), manager, true);
+      result = yield* this.applySkipNonApplied(live, config, copyManaged(managed), manager, true, due);
     }
     if (manager === KUBECTL) syncLastApplied(result.object, config);
     return result;
   }
 
   // skipNonApplied: an untracked object's existing fields first go to before-first-apply.
-  private applySkipNonApplied(stored: Obj, config: Obj, managed: Managed, manager: string, force: boolean): { object: Obj; managed: Managed } {
+  private *applySkipNonApplied(
+    stored: Obj,
+    config: Obj,
+    managed: Managed,
+    manager: string,
+    force: boolean,
+    due: Due,
+  ): Generator<void, { object: Obj; managed: Managed }, void> {
     const live = this.liveAsTyped(stored);
-    if (managed.fields.size === 0) managed = this.capUpdate(this.zero(), live, managed, BEFORE_FIRST_APPLY);
+    if (due()) yield;
+    if (managed.fields.size === 0) managed = yield* this.capUpdate(this.zero(), live, managed, BEFORE_FIRST_APPLY, due);
     const id = managerIdentifier({ manager: manager || 'unknown', operation: 'Apply', subresource: this.cfg.subresource });
-    const { object, changed } = this.structuredApply(live, config, managed, id, force);
+    const { object, changed } = yield* this.structuredApply(live, config, managed, id, force, due);
     stripMeta(managed, id);
     if (changed) managed.times.set(id, this.timestamp());
     capUpdateManagers(managed);
@@ -144,9 +183,10 @@ export class FieldManager {
 
   // capManagers, buildManagerInfo and managedFieldsUpdater around an update.
   // managed is the caller's own (freshly decoded or copied): it is updated in place.
-  private capUpdate(live: Obj, next: Obj, managed: Managed, manager: string): Managed {
+  private *capUpdate(live: Obj, next: Obj, managed: Managed, manager: string, due: Due): Generator<void, Managed, void> {
     const id = managerIdentifier({ manager: manager || 'unknown', operation: 'Update', apiVersion: this.cfg.apiVersion, subresource: this.cfg.subresource });
-    managed.fields = this.structuredUpdate(live, next, managed, CURRENT_OPERATION);
+    managed.fields = yield* this.structuredUpdate(live, next, managed, CURRENT_OPERATION, due);
+    if (due()) yield;
     stripMeta(managed, CURRENT_OPERATION);
     const own = managed.fields.get(CURRENT_OPERATION);
     if (own !== undefined) {
@@ -160,14 +200,23 @@ export class FieldManager {
     return managed;
   }
 
-  private structuredUpdate(stored: Obj, next: Obj, managed: Managed, manager: string) {
+  private *structuredUpdate(stored: Obj, next: Obj, managed: Managed, manager: string, due: Due) {
     this.typed(next, 'new');
+    if (due()) yield;
     // The zero object (only ever had from zero()) is built from the type: it conforms.
     const live = stored === this.zeroObj ? stored : this.liveAsTyped(stored);
-    return this.updater.updateOwnership(live, next, this.cfg.apiVersion, managed.fields, manager);
+    if (due()) yield;
+    return yield* this.updater.updateOwnershipSteps(live, next, this.cfg.apiVersion, managed.fields, manager, due);
   }
 
-  private structuredApply(live: Obj, config: Obj, managed: Managed, id: string, force: boolean): { object: Obj; changed: boolean } {
+  private *structuredApply(
+    live: Obj,
+    config: Obj,
+    managed: Managed,
+    id: string,
+    force: boolean,
+    due: Due,
+  ): Generator<void, { object: Obj; changed: boolean }, void> {
     if (config.apiVersion !== this.cfg.apiVersion) {
       throw badRequest(`Incorrect version specified in apply patch. Specified patch version: ${String(config.apiVersion)}, expected: ${this.cfg.apiVersion}`);
     }
@@ -177,8 +226,10 @@ export class FieldManager {
     // Upstream 1.25 answers this with a reasonless 500; it is the client's configuration that is
     // wrong, so orch answers 400 (DESIGN: bad input never yields a 500), with upstream's text.
     if (patchErrors.length > 0) throw badRequest(`failed to create typed patch object (${this.gvknn(config)}): ${typedErrorsMessage(patchErrors)}`);
-    const { object, managers } = this.updater.apply(live, config, this.cfg.apiVersion, managed.fields, id, force);
+    if (due()) yield;
+    const { object, managers } = yield* this.updater.applySteps(live, config, this.cfg.apiVersion, managed.fields, id, force, due);
     managed.fields = managers;
+    if (due()) yield;
     if (object === undefined) return { object: structuredClone(live), changed: false };
     return { object: structuredClone(object) as Obj, changed: true };
   }

@@ -6,10 +6,13 @@ import { ownValue, setOwn } from '../machinery/own-property.js';
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (!isPlainObject(patch)) return structuredClone(patch);
   const out: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
-  for (const [k, v] of Object.entries(patch)) {
+  // Keys, not entries, and scalars taken as they are: a patch of 100,000 labels makes no pair
+  // array and no copy per label.
+  for (const k of Object.keys(patch)) {
+    const v = patch[k];
     if (v === null) delete out[k];
     // Own keys only: `constructor` is absent until given, and `__proto__` is a key, never the prototype.
-    else setOwn(out, k, mergePatch(ownValue(out, k), v));
+    else setOwn(out, k, typeof v === 'object' ? mergePatch(ownValue(out, k), v) : v);
   }
   return out;
 }

@@ -12,32 +12,36 @@ import { isPlainObject } from './object.js';
  */
 export const MAX_JSON_DEPTH = 1000;
 
-/** True when value nests objects/arrays deeper than max. Iterative, so safe at any depth. */
+/**
+ * True when value nests objects/arrays deeper than max. Iterative, so safe at any depth; the
+ * values of an object are read in place (no array of them), as a map of 100,000 labels has.
+ */
 export function exceedsDepth(value: unknown, max: number = MAX_JSON_DEPTH): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  // Two parallel stacks (no pair per container) and an own-key loop (no values array per
-  // object): every write's body passes here.
-  const containers: object[] = [value];
-  const depths: number[] = [1];
-  while (containers.length > 0) {
-    const v = containers.pop() as object;
+  const values: object[] = [];
+  const depths: number[] = [];
+  if (typeof value === 'object' && value !== null) {
+    values.push(value);
+    depths.push(1);
+  }
+  while (values.length > 0) {
+    const v = values.pop() as Record<string, unknown> | unknown[];
     const depth = depths.pop() as number;
     if (depth > max) return true;
     if (Array.isArray(v)) {
-      for (const child of v) {
+      for (let i = 0; i < v.length; i++) {
+        const child = v[i];
         if (typeof child === 'object' && child !== null) {
-          containers.push(child);
+          values.push(child);
           depths.push(depth + 1);
         }
       }
       continue;
     }
-    const rec = v as Record<string, unknown>;
-    for (const k in rec) {
-      if (!Object.hasOwn(rec, k)) continue;
-      const child = rec[k];
+    for (const k in v) {
+      if (!Object.hasOwn(v, k)) continue;
+      const child = v[k];
       if (typeof child === 'object' && child !== null) {
-        containers.push(child);
+        values.push(child);
         depths.push(depth + 1);
       }
     }
@@ -65,7 +69,12 @@ function nullOr(check: Check): Check {
 
 // Elements and map values must be present: Go would read a null one as its zero value, which
 // orch's validation does not expect, so a null element is refused like a wrong type.
-const stringMap: Check = (v) => isPlainObject(v) && Object.values(v).every(isString);
+const stringMap: Check = (v) => {
+  if (!isPlainObject(v)) return false;
+  // In place, without an array of the values (a map may hold 100,000 labels).
+  for (const k in v) if (Object.hasOwn(v, k) && typeof v[k] !== 'string') return false;
+  return true;
+};
 const stringList: Check = (v) => Array.isArray(v) && v.every(isString);
 
 function listOf(fields: Record<string, Check>): Check {
@@ -99,11 +108,7 @@ const META_FIELDS: Record<string, [Check, string]> = {
 };
 
 /** META_FIELDS as a list, each check accepting null (built once: every write's metadata is checked). */
-const META_CHECKS: readonly (readonly [string, Check, string])[] = Object.entries(META_FIELDS).map(([field, [check, goType]]) => [
-  field,
-  nullOr(check),
-  goType,
-]);
+const META_CHECKS: readonly (readonly [string, Check, string])[] = Object.entries(META_FIELDS).map(([field, [check, goType]]) => [field, nullOr(check), goType]);
 
 /**
  * Why obj's metadata cannot be read as an ObjectMeta (Go's decoding error text), or undefined

@@ -2,11 +2,14 @@
 import type { Brand } from '../machinery/brand.js';
 import type { UserInfo } from '../machinery/user.js';
 import type { Obj } from '../machinery/object.js';
+import type { Pace } from '../machinery/pace.js';
 
 export interface RequestContext {
   user: UserInfo;
   brand: Brand;
   now: Date;
+  /** A write's pace once its body is read: its heavy steps yield between them (machinery/pace.ts). */
+  pace?: Pace;
 }
 
 /** An admission step the registry runs on a write's object (old: the stored object, if any). */
@@ -18,8 +21,9 @@ export interface WriteOptions {
    * Records the write's field ownership (the field manager) on the defaulted object, as upstream's
    * handlers run it on the decoded object; sets obj's managedFields. Runs right after
    * defaulting, before mutating admission. live is the stored object (absent on create).
+   * A promise only when the work yielded to the event loop (the request's pace was due).
    */
-  track?: (obj: Obj, live: Obj | undefined) => void;
+  track?: (obj: Obj, live: Obj | undefined) => void | Promise<void>;
   /** Mutating admission: runs after defaulting, before prepareFor* and validation; may change obj. */
   mutatingAdmission?: AdmissionHook;
   /** Validating admission: runs on the final object after validation, before the write. */

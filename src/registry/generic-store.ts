@@ -200,7 +200,10 @@ export class GenericStore {
     this.info.def.strategy?.defaults?.(obj, this.strategyContext(ctx));
     // Upstream's handler sees the object as decoded into its Go type, zero-valued structs and all.
     this.info.goFields?.fill(obj);
-    opts.track?.(obj, undefined);
+    const tracked = opts.track?.(obj, undefined);
+    if (tracked instanceof Promise) await tracked;
+    const { pace } = ctx;
+    if (pace?.due()) await pace.yield();
     await opts.mutatingAdmission?.(obj, undefined);
     this.prepareServerFields(meta, ctx.now);
     // What only subresources write (status) starts empty, unless the type keeps it (Node).
@@ -213,10 +216,12 @@ export class GenericStore {
     this.info.def.strategy?.prepareForCreate?.(obj, this.strategyContext(ctx));
     // What the registry reset (status) is written back as Go writes it, as stored objects are served.
     this.info.goFields?.fill(obj);
+    if (pace?.due()) await pace.yield();
 
     const errs = [...validateObjectMeta(meta, this.metaRules), ...(this.info.def.strategy?.validate?.(obj, this.strategyContext(ctx)) ?? [])];
     if (errs.length > 0) throw this.invalid(meta.name ?? '', errs);
     await opts.validatingAdmission?.(obj, undefined);
+    if (pace?.due()) await pace.yield();
     if (opts.dryRun) {
       // A dry run answers what the write would: AlreadyExists for a taken name (upstream's DryRunnableStorage).
       const existing = await this.store
@@ -371,12 +376,20 @@ export class GenericStore {
 
   private updateExisting(ctx: RequestContext, namespace: string, name: string, transform: UpdateTransform, opts: UpdateOptions): Promise<UpdateResult> {
     const key = this.key(namespace, name);
+    const { pace } = ctx;
     return this.retryOnConflict(key, name, async (cur) => {
       const current = cur.obj;
-      const proposed = await transform(structuredClone(current));
+      if (pace?.due()) await pace.yield();
+      const copy = structuredClone(current);
+      if (pace?.due()) await pace.yield();
+      const proposed = await transform(copy);
+      if (pace?.due()) await pace.yield();
       const next = await this.prepareUpdate(ctx, namespace, name, proposed, current, opts);
       await opts.validatingAdmission?.(next, current);
-      if (deepEqual(next, current)) return { obj: current, created: false };
+      if (pace?.due()) await pace.yield();
+      const same = deepEqual(next, current);
+      if (pace?.due()) await pace.yield();
+      if (same) return { obj: current, created: false };
       if (opts.dryRun) return { obj: this.served(next), created: false };
       const nextMeta = metaOf(next);
       if (nextMeta.deletionTimestamp !== undefined && pendingFinalizers(this.info, next).length === 0) {
@@ -435,7 +448,10 @@ export class GenericStore {
     const sctx = this.strategyContext(ctx, subresource);
     this.info.def.strategy?.defaults?.(proposed, sctx);
     this.info.goFields?.fill(proposed);
-    opts.track?.(proposed, current);
+    const tracked = opts.track?.(proposed, current);
+    if (tracked instanceof Promise) await tracked;
+    const { pace } = ctx;
+    if (pace?.due()) await pace.yield();
     await opts.mutatingAdmission?.(proposed, current);
     let next: Obj;
     const declared = subresource === '' ? undefined : subresourceOf(this.info, subresource);
@@ -466,6 +482,7 @@ export class GenericStore {
     if (curMeta.generateName !== undefined && nextMeta.generateName === undefined) nextMeta.generateName = curMeta.generateName;
     this.info.def.strategy?.prepareForUpdate?.(next, current, sctx);
     this.info.goFields?.fill(next);
+    if (pace?.due()) await pace.yield();
     if (this.info.def.behaviour?.generation && subresource === '' && specChanged(next, current)) {
       nextMeta.generation = (curMeta.generation ?? 0) + 1;
     }

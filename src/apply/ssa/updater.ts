@@ -19,6 +19,7 @@ import { mergeTyped } from './typed/merge.js';
 import { removeItems } from './typed/remove.js';
 import { toFieldSet } from './typed/to-field-set.js';
 import type { Atom } from './typed-schema.js';
+import { type Due, runAtOnce } from '../../machinery/pace.js';
 
 export type Managers = Map<string, VersionedSet>;
 
@@ -29,8 +30,17 @@ export class Updater {
   ) {}
 
   // The comparison, and its fields added or modified (the fields the workflow changed).
-  private update(oldObj: unknown, newObj: unknown, managers: Managers, workflow: string, force: boolean): { compare: Comparison; changed: FieldSet } {
+  // Stepped (machinery/pace.ts): it pauses between its steps, each linear in the objects, when due.
+  private *update(
+    oldObj: unknown,
+    newObj: unknown,
+    managers: Managers,
+    workflow: string,
+    force: boolean,
+    due: Due,
+  ): Generator<void, { compare: Comparison; changed: FieldSet }, void> {
     const compare = excludeFields(compareTyped(oldObj, newObj, this.atom), this.ignored);
+    if (due()) yield;
     const changed = compare.modified.union(compare.added);
     const conflicts: Managers = new Map();
     for (const [manager, vs] of managers) {
@@ -53,8 +63,21 @@ export class Updater {
 
   /** Ownership after a non-apply write of newObj over liveObj by manager. */
   updateOwnership(liveObj: unknown, newObj: unknown, version: string, current: ReadonlyMap<string, VersionedSet>, manager: string): Managers {
+    return runAtOnce((due) => this.updateOwnershipSteps(liveObj, newObj, version, current, manager, due));
+  }
+
+  /** updateOwnership as steps (machinery/pace.ts). */
+  *updateOwnershipSteps(
+    liveObj: unknown,
+    newObj: unknown,
+    version: string,
+    current: ReadonlyMap<string, VersionedSet>,
+    manager: string,
+    due: Due,
+  ): Generator<void, Managers, void> {
     const managers: Managers = new Map(current);
-    const { compare, changed } = this.update(liveObj, newObj, managers, manager, true);
+    const { compare, changed } = yield* this.update(liveObj, newObj, managers, manager, true, due);
+    if (due()) yield;
     const previous = managers.get(manager)?.set;
     // A path is at most one of added, modified or removed, and the comparison already leaves
     // the ignored fields out: a manager without fields before gets exactly the changed ones.
@@ -80,23 +103,40 @@ export class Updater {
     manager: string,
     force: boolean,
   ): { object: unknown; managers: Managers } {
+    return runAtOnce((due) => this.applySteps(liveObj, config, version, current, manager, force, due));
+  }
+
+  /** apply as steps (machinery/pace.ts). */
+  *applySteps(
+    liveObj: unknown,
+    config: unknown,
+    version: string,
+    current: ReadonlyMap<string, VersionedSet>,
+    manager: string,
+    force: boolean,
+    due: Due,
+  ): Generator<void, { object: unknown; managers: Managers }, void> {
     const managers: Managers = new Map(current);
     let merged = mergeTyped(liveObj, config, this.atom);
+    if (due()) yield;
     const lastSet = managers.get(manager);
     let set = toFieldSet(config, this.atom);
     if (this.ignored !== undefined) set = set.recursiveDifference(this.ignored);
     managers.set(manager, { set, apiVersion: version, applied: true });
-    merged = this.prune(merged, managers, lastSet);
-    const { compare } = this.update(liveObj, merged, managers, manager, force);
+    if (due()) yield;
+    merged = yield* this.prune(merged, managers, lastSet, due);
+    const { compare } = yield* this.update(liveObj, merged, managers, manager, force, due);
     return { object: isSame(compare) ? undefined : merged, managers };
   }
 
   // Removes what the applier applied last time and not now, unless someone still owns it.
-  private prune(merged: unknown, managers: Managers, lastSet: VersionedSet | undefined): unknown {
+  private *prune(merged: unknown, managers: Managers, lastSet: VersionedSet | undefined, due: Due): Generator<void, unknown, void> {
     if (lastSet === undefined || lastSet.set.empty()) return merged;
     // Nothing left at the root is an empty object, not an absent one.
     let pruned: unknown = removeItems(merged, lastSet.set, this.atom) ?? {};
+    if (due()) yield;
     pruned = this.addBackOwnedItems(merged, pruned, managers);
+    if (due()) yield;
     return this.addBackDanglingItems(merged, pruned, lastSet.set);
   }
 

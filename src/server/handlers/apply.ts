@@ -6,13 +6,12 @@
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest } from '../../machinery/status.js';
 import type { Patcher } from '../../registry/capabilities.js';
-import { readBody } from '../http.js';
 import { fieldManagerOf } from './field-management.js';
 import { readFieldsAs } from './field-validation.js';
 import { decodeApplyConfiguration } from '../../codec/decode-body.js';
 import { objectShapeError } from '../../machinery/object-shape.js';
 import { patchOptionsOf } from './options.js';
-import { mutatingAdmissionFor, type ResourceRequest, validatingAdmissionFor, writeStored } from './resource-request.js';
+import { mutatingAdmissionFor, readWriteBody, type ResourceRequest, validatingAdmissionFor, writeStored } from './resource-request.js';
 
 export const APPLY_PATCH = 'application/apply-patch+yaml';
 
@@ -32,11 +31,14 @@ function checkName(r: ResourceRequest, obj: Obj): Obj {
  * The applied object read as its type, as every other write is: a configuration that merges into
  * something the Go types cannot hold (a null label value) is refused, never stored.
  */
-function asStoredType(r: ResourceRequest, obj: Obj): Obj {
+async function asStoredType(r: ResourceRequest, obj: Obj): Promise<Obj> {
+  const { pace } = r.ctx;
+  if (pace?.due()) await pace.yield();
   const shape = objectShapeError(obj);
   const { kind } = r.scope;
   const { version } = r.scope.info;
   if (shape !== undefined) throw badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${shape}`);
+  if (pace?.due()) await pace.yield();
   readFieldsAs(r, obj, 'Ignore', undefined);
   return obj;
 }
@@ -45,10 +47,16 @@ function asStoredType(r: ResourceRequest, obj: Obj): Obj {
 export async function handleApply(r: ResourceRequest, patcher: Patcher): Promise<void> {
   const fm = await fieldManagerOf(r);
   if (fm === undefined) throw new Error('apply without a field manager');
-  const raw = (await readBody(r.req)).toString('utf8');
+  const raw = (await readWriteBody(r)).toString('utf8');
   const opts = patchOptionsOf(r.query, r.ctx.brand, true);
   const config = await decodeApplyConfiguration(raw, { kind: r.scope.kind, version: r.scope.info.version });
-  const apply = (live: Obj | undefined) => checkName(r, asStoredType(r, fm.apply(live, structuredClone(config), opts.fieldManager, opts.force)));
+  const { pace } = r.ctx;
+  // The field manager only reads the configuration and answers an object of its own (a copy),
+  // so every attempt applies the same one without copying it.
+  const apply = async (live: Obj | undefined) => {
+    if (pace?.due()) await pace.yield();
+    return checkName(r, await asStoredType(r, await fm.applyPaced(live, config, opts.fieldManager, opts.force, pace)));
+  };
   const { obj, created } = await patcher.update(r.ctx, r.namespace, r.name, apply, {
     dryRun: opts.dryRun,
     mutatingAdmission: mutatingAdmissionFor(r, 'UPDATE'),

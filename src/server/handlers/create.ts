@@ -10,8 +10,12 @@ export async function handleCreate(r: ResourceRequest): Promise<void> {
   const creater = r.scope.capabilities.creater;
   if (creater === undefined) throw new Error(`${r.scope.info.plural} routed a create without a Creater`);
   const body = await readObjectBody(r);
+  const { pace } = r.ctx;
+  if (pace?.due()) await pace.yield();
   const obj = expectObjectOfKind(r, body.value);
+  if (pace?.due()) await pace.yield();
   readFieldsAs(r, obj, opts.fieldValidation, body.json);
+  if (pace?.due()) await pace.yield();
   const created = await creater.create(r.ctx, r.namespace, obj, {
     dryRun: opts.dryRun,
     name: r.subresource === '' ? undefined : r.name,

@@ -28,8 +28,8 @@ export async function fieldManagerOf(r: ResourceRequest): Promise<FieldManager |
 }
 
 /** The registry's track hook for a non-apply write of this request. */
-export async function trackingFor(r: ResourceRequest, opts: CreateOptions): Promise<(next: Obj, live: Obj | undefined) => void> {
+export async function trackingFor(r: ResourceRequest, opts: CreateOptions): Promise<(next: Obj, live: Obj | undefined) => void | Promise<void>> {
   const [{ trackWrite }, fm] = await Promise.all([fieldTracking(), fieldManagerOf(r)]);
   const manager = managerOf(r, opts);
-  return (next, live) => trackWrite(fm, next, live, manager);
+  return (next, live) => trackWrite(fm, next, live, manager, r.ctx.pace);
 }

@@ -10,6 +10,7 @@ import { FieldSet } from '../../apply/ssa/field-set.js';
 import { fieldElement, type PathElement } from '../../apply/ssa/path-element.js';
 import { type TypeRef, typeOfKind } from '../../apply/ssa/typed-schema.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
+import type { Pace } from '../../machinery/pace.js';
 import type { ResourceInfo } from '../../registry/resource-info.js';
 import type { FieldPath, SubresourceDeclaration } from '../../registry/subresources.js';
 
@@ -76,12 +77,14 @@ export function buildFieldManager(scope: FieldManagerSource): FieldManager {
 /**
  * Records a non-apply write's ownership on next (the registry calls it on the defaulted object,
  * as upstream's field manager sees the decoded one), over live (undefined on create). Without a
- * field manager (ServerSideApply off), managedFields are cleared.
+ * field manager (ServerSideApply off), managedFields are cleared. A promise only when the work
+ * yielded to the event loop (the request's pace was due).
  */
-export function trackWrite(fm: FieldManager | undefined, next: Obj, live: Obj | undefined, manager: string): void {
+export function trackWrite(fm: FieldManager | undefined, next: Obj, live: Obj | undefined, manager: string, pace?: Pace): void | Promise<void> {
   if (fm === undefined) {
     if (isPlainObject(next.metadata)) delete next.metadata.managedFields;
     return;
   }
-  fm.update(live, next, manager);
+  const done = fm.updatePaced(live, next, manager, pace);
+  if (done instanceof Promise) return done.then(() => undefined);
 }

@@ -10,15 +10,14 @@ import type { PatchSchema } from '../../apply/strategic-merge-patch.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest, invalid, invalidObject, unsupportedMediaType } from '../../machinery/status.js';
-import { exceedsDepth, jsonType, MAX_JSON_DEPTH, objectShapeError } from '../../machinery/object-shape.js';
+import { exceedsDepth, jsonType, MAX_JSON_DEPTH, objectMetaTypeError } from '../../machinery/object-shape.js';
 import { goMarshal } from '../../machinery/go-json.js';
 import { goFormat } from '../../apply/strategic-errors.js';
 import { decodePatchBody } from '../../codec/decode-body.js';
-import { readBody } from '../http.js';
 import { readFieldsAs } from './field-validation.js';
 import { trackingFor } from './field-management.js';
 import { patchOptionsOf } from './options.js';
-import { mutatingAdmissionFor, type ResourceRequest, validatingAdmissionFor, writeStored } from './resource-request.js';
+import { mutatingAdmissionFor, readWriteBody, type ResourceRequest, validatingAdmissionFor, writeStored } from './resource-request.js';
 
 const JSON_PATCH = 'application/json-patch+json';
 const MERGE_PATCH = 'application/merge-patch+json';
@@ -71,22 +70,31 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
   if (!accepted.includes(type)) throw unsupportedMediaType(accepted);
   if (type === APPLY_PATCH) return handleApply(r, patcher);
   const opts = patchOptionsOf(r.query, r.ctx.brand, false);
-  const raw = (await readBody(r.req)).toString('utf8');
+  const raw = (await readWriteBody(r)).toString('utf8');
   const patch = decodePatchBody(raw);
+  const { pace } = r.ctx;
   if (type === MERGE_PATCH && !isPlainObject(patch)) throw badRequest('json: cannot unmarshal into Go value of type map[string]interface {}');
   // Upstream decodes a strategic merge patch into a map: null is an empty patch.
   if (type === STRATEGIC_MERGE_PATCH && patch !== null && !isPlainObject(patch)) {
     throw badRequest(`json: cannot unmarshal ${jsonType(patch)} into Go value of type map[string]interface {}`);
   }
   const info = r.scope;
+  const strategicPatched = async (current: Obj, schema: PatchSchema): Promise<Obj> => {
+    // Each attempt merges its own copy of the patch (merging consumes it), in a step of its own:
+    // read again from the text, which costs about half of copying the decoded value.
+    const own = (JSON.parse(raw) ?? {}) as Obj;
+    if (pace?.due()) await pace.yield();
+    return smp.strategicMergePatchConsuming(current, own, schema);
+  };
   const transform = async (current: Obj): Promise<Obj> => {
     const patched = (
       type === JSON_PATCH
         ? await applyJsonPatchInSlices(current, patch)
         : type === STRATEGIC_MERGE_PATCH && strategic !== undefined
-          ? smp.strategicMergePatch(current, (patch ?? {}) as Obj, strategic)
+          ? await strategicPatched(current, strategic)
           : mergePatch(current, patch)
     ) as Obj;
+    if (pace?.due()) await pace.yield();
     if (!isPlainObject(patched)) throw badRequest('the patched object is not an object');
     if (patched.apiVersion !== info.apiVersion || patched.kind !== info.kind) {
       throw badRequest(`the API version or kind of the patched object does not match: ${String(patched.apiVersion)}, Kind=${String(patched.kind)}`);
@@ -103,8 +111,11 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     // uses; the metadata shape check then catches what typed reading lets through (null list
     // elements) and a custom resource's metadata.
     if (exceedsDepth(patched)) throw invalidObject('', '', '', [invalid('patch', from.shown(), `json: exceeded max depth of ${MAX_JSON_DEPTH}`)]);
+    if (pace?.due()) await pace.yield();
     readFieldsAs(r, patched, opts.fieldValidation, type === MERGE_PATCH || type === STRATEGIC_MERGE_PATCH ? raw : undefined, from);
-    const shape = objectShapeError(patched);
+    if (pace?.due()) await pace.yield();
+    // (Its depth was checked above, and reading fields does not deepen it.)
+    const shape = objectMetaTypeError(patched);
     if (shape !== undefined) throw invalidObject('', '', '', [invalid('patch', from.shown(), shape)]);
     return patched;
   };

@@ -14,6 +14,7 @@ import { type DecodedBody, decodeObjectBody } from '../../codec/decode-body.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { objectShapeError } from '../../machinery/object-shape.js';
 import type { Admission, AdmissionAttributes } from '../../admission/admission.js';
+import { Pace } from '../../machinery/pace.js';
 
 export interface ResourceRequest {
   req: Request;
@@ -42,6 +43,16 @@ export interface ResourceRequest {
 
 export type { DecodedBody };
 
+/**
+ * The request's body, read whole; the write's pace starts here (its steps yield once they have
+ * held the thread for a slice: machinery/pace.ts), not counting the time the body took to arrive.
+ */
+export async function readWriteBody(r: ResourceRequest): Promise<Buffer> {
+  const body = await readBody(r.req);
+  r.ctx.pace = new Pace();
+  return body;
+}
+
 /** Decodes a request body into a JSON value per its Content-Type (JSON, YAML or protobuf). */
 export async function readObjectBody(r: ResourceRequest): Promise<DecodedBody> {
   const type = mediaTypeEssence(r.req.headers['content-type'] as string | undefined) || 'application/json';
@@ -49,7 +60,7 @@ export async function readObjectBody(r: ResourceRequest): Promise<DecodedBody> {
   const accepted = ['application/json', 'application/yaml', ...protobufTypes];
   if (!accepted.includes(type)) throw unsupportedMediaType(accepted);
   const { apiVersion, kind } = r.scope;
-  const decoded = await decodeObjectBody(type, await readBody(r.req), { apiVersion, version: r.scope.info.version, kind, protobufMediaTypes: protobufTypes });
+  const decoded = await decodeObjectBody(type, await readWriteBody(r), { apiVersion, version: r.scope.info.version, kind, protobufMediaTypes: protobufTypes });
   auditCaptureOf(r.req)?.requestObject(decoded.value);
   return decoded;
 }

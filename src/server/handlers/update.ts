@@ -10,8 +10,12 @@ export async function handleUpdate(r: ResourceRequest): Promise<void> {
   const updater = r.scope.capabilities.updater;
   if (updater === undefined) throw new Error(`${r.scope.info.plural} routed an update without an Updater`);
   const body = await readObjectBody(r);
+  const { pace } = r.ctx;
+  if (pace?.due()) await pace.yield();
   const obj = expectObjectOfKind(r, body.value);
+  if (pace?.due()) await pace.yield();
   readFieldsAs(r, obj, opts.fieldValidation, body.json);
+  if (pace?.due()) await pace.yield();
   const { obj: updated, created } = await updater.update(r.ctx, r.namespace, r.name, () => structuredClone(obj), {
     dryRun: opts.dryRun,
     track: await trackingFor(r, opts),

@@ -195,19 +195,25 @@ function visitListItems(t: ListAtom, lhsList: unknown[], rhsList: unknown[], pat
 function doMap(t: MapAtom, node: WalkNode, path: PathElement[], state: State, rules: MergeRules, errs: TypedError[]): void {
   const lhs = asMap(node.lhs);
   const rhs = asMap(node.rhs);
-  const emptyBoth = (lhs === undefined || isEmpty(lhs)) && (rhs === undefined || isEmpty(rhs));
-  if (t.relationship === 'atomic' || emptyBoth) {
+  if (t.relationship === 'atomic') {
     doLeaf(node, state, rules);
     return;
   }
-  if (lhs === undefined && rhs === undefined) return;
+  // The keys once per side: they also say whether a side is empty (a for-in that stops at the
+  // first key still lists every key of a large map first).
+  const lhsKeys = lhs === undefined ? undefined : Object.keys(lhs);
+  const rhsKeys = rhs === undefined ? undefined : Object.keys(rhs);
+  if ((lhsKeys === undefined || lhsKeys.length === 0) && (rhsKeys === undefined || rhsKeys.length === 0)) {
+    doLeaf(node, state, rules);
+    return;
+  }
   const out: Record<string, unknown> | undefined = rules.output ? {} : undefined;
   let any = false;
-  if (lhs !== undefined) {
-    for (const key of Object.keys(lhs)) if (visitKey(t, key, lhs[key], rhs === undefined ? undefined : own(rhs, key), path, out, rules, errs)) any = true;
+  if (lhs !== undefined && lhsKeys !== undefined) {
+    for (const key of lhsKeys) if (visitKey(t, key, lhs[key], rhs === undefined ? undefined : own(rhs, key), path, out, rules, errs)) any = true;
   }
-  if (rhs !== undefined) {
-    for (const key of Object.keys(rhs)) {
+  if (rhs !== undefined && rhsKeys !== undefined) {
+    for (const key of rhsKeys) {
       if (lhs !== undefined && Object.hasOwn(lhs, key)) continue;
       if (visitKey(t, key, undefined, rhs[key], path, out, rules, errs)) any = true;
     }
@@ -238,9 +244,4 @@ function visitKey(
 
 function own(m: Record<string, unknown>, key: string): unknown {
   return Object.hasOwn(m, key) ? m[key] : undefined;
-}
-
-function isEmpty(m: Record<string, unknown>): boolean {
-  for (const _ in m) return false;
-  return true;
 }
