@@ -108,7 +108,11 @@ const META_FIELDS: Record<string, [Check, string]> = {
 };
 
 /** META_FIELDS as a list, each check accepting null (built once: every write's metadata is checked). */
-const META_CHECKS: readonly (readonly [string, Check, string])[] = Object.entries(META_FIELDS).map(([field, [check, goType]]) => [field, nullOr(check), goType]);
+const META_CHECKS: readonly (readonly [string, Check, string])[] = Object.entries(META_FIELDS).map(([field, [check, goType]]) => [
+  field,
+  nullOr(check),
+  goType,
+]);
 
 /**
  * Why obj's metadata cannot be read as an ObjectMeta (Go's decoding error text), or undefined
