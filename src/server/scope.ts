@@ -27,6 +27,7 @@ export class ResourceScope {
   readonly store: GenericStore | undefined;
   private definition: { name: string | undefined } | undefined;
   private fieldManagerOf: Promise<FieldManager> | undefined;
+  private builtFieldManager: FieldManager | undefined;
   private readonly late = new Map<string, unknown>();
 
   constructor(
@@ -58,8 +59,16 @@ export class ResourceScope {
 
   /** The field manager of this resource or subresource, built on first use (with the apply machinery). */
   fieldManager(): Promise<FieldManager> {
-    this.fieldManagerOf ??= import('./handlers/field-tracking.js').then((m) => m.buildFieldManager(this));
+    this.fieldManagerOf ??= import('./handlers/field-tracking.js').then((m) => {
+      this.builtFieldManager = m.buildFieldManager(this);
+      return this.builtFieldManager;
+    });
     return this.fieldManagerOf;
+  }
+
+  /** The field manager once fieldManager() has built it (every write after the first): no promise to wait for. */
+  fieldManagerNow(): FieldManager | undefined {
+    return this.builtFieldManager;
   }
 
   /** The serializer of a response carrying this scope's kind: the first negotiated encoding able to (406 when none). */

@@ -9,11 +9,17 @@ import { prefixFromUserAgent } from './field-manager-name.js';
 import type { CreateOptions } from './options.js';
 import type { ResourceRequest } from './resource-request.js';
 
-let tracking: Promise<typeof import('./field-tracking.js')> | undefined;
+type FieldTracking = typeof import('./field-tracking.js');
+let tracking: Promise<FieldTracking> | undefined;
+/** The module once loaded: every write after the first gets its hook without a promise. */
+let loaded: FieldTracking | undefined;
 
 /** The field-tracking module, loaded once on first use. */
-function fieldTracking(): Promise<typeof import('./field-tracking.js')> {
-  tracking ??= import('./field-tracking.js');
+function fieldTracking(): Promise<FieldTracking> {
+  tracking ??= import('./field-tracking.js').then((m) => {
+    loaded = m;
+    return m;
+  });
   return tracking;
 }
 
@@ -28,8 +34,15 @@ export async function fieldManagerOf(r: ResourceRequest): Promise<FieldManager |
 }
 
 /** The registry's track hook for a non-apply write of this request. */
-export async function trackingFor(r: ResourceRequest, opts: CreateOptions): Promise<(next: Obj, live: Obj | undefined) => void | Promise<void>> {
-  const [{ trackWrite }, fm] = await Promise.all([fieldTracking(), fieldManagerOf(r)]);
+export type TrackHook = (next: Obj, live: Obj | undefined) => void | Promise<void>;
+
+/** The track hook for a non-apply write of this request: at once when its parts are loaded (every write after the first), else once they are. */
+export function trackingFor(r: ResourceRequest, opts: CreateOptions): TrackHook | Promise<TrackHook> {
   const manager = managerOf(r, opts);
-  return (next, live) => trackWrite(fm, next, live, manager, r.ctx.pace);
+  const hook = (m: FieldTracking, fm: FieldManager | undefined): TrackHook => {
+    return (next, live) => m.trackWrite(fm, next, live, manager, r.ctx.pace);
+  };
+  const fm = r.serverSideApply ? r.scope.fieldManagerNow() : undefined;
+  if (loaded !== undefined && (fm !== undefined || !r.serverSideApply)) return hook(loaded, fm);
+  return Promise.all([fieldTracking(), fieldManagerOf(r)]).then(([m, f]) => hook(m, f));
 }
