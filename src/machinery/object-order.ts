@@ -33,15 +33,20 @@ const KNOWN_META: ReadonlySet<string> = new Set(OBJECT_META_ORDER);
 /** ObjectMeta keys that precede resourceVersion, all strings: what a splice of the version skips. */
 export const META_KEYS_BEFORE_RESOURCE_VERSION: ReadonlySet<string> = new Set(OBJECT_META_ORDER.slice(0, OBJECT_META_ORDER.indexOf('resourceVersion')));
 
+/** metadata's keys that hold a value, in ObjectMeta order (fields it does not know keep their order, after the known ones). */
+function metadataKeysInGoOrder(meta: Record<string, unknown>): string[] {
+  const keys: string[] = [];
+  for (const k of OBJECT_META_ORDER) if (Object.hasOwn(meta, k) && meta[k] !== undefined) keys.push(k);
+  for (const k of Object.keys(meta)) if (!KNOWN_META.has(k) && meta[k] !== undefined) keys.push(k);
+  return keys;
+}
+
 /**
- * metadata in ObjectMeta order (fields it does not know keep their order, after the known ones).
- * Built with Object.fromEntries, which defines keys: a stored `__proto__` key stays a key.
+ * metadata in ObjectMeta order. Built with Object.fromEntries, which defines keys: a stored
+ * `__proto__` key stays a key.
  */
 export function metadataInGoOrder(meta: Record<string, unknown>): Record<string, unknown> {
-  const entries: [string, unknown][] = [];
-  for (const k of OBJECT_META_ORDER) if (Object.hasOwn(meta, k) && meta[k] !== undefined) entries.push([k, meta[k]]);
-  for (const k of Object.keys(meta)) if (!KNOWN_META.has(k) && meta[k] !== undefined) entries.push([k, meta[k]]);
-  return Object.fromEntries(entries);
+  return Object.fromEntries(metadataKeysInGoOrder(meta).map((k) => [k, meta[k]]));
 }
 
 /**
@@ -75,8 +80,7 @@ function member(json: string, key: string, value: unknown): string {
 /** metadata as JSON in ObjectMeta order, without the key `omit`. */
 function metadataJson(meta: Record<string, unknown>, omit: string | undefined): string {
   let json = '{';
-  for (const k of OBJECT_META_ORDER) if (k !== omit && Object.hasOwn(meta, k)) json = member(json, k, meta[k]);
-  for (const k of Object.keys(meta)) if (!KNOWN_META.has(k) && k !== omit) json = member(json, k, meta[k]);
+  for (const k of metadataKeysInGoOrder(meta)) if (k !== omit) json = member(json, k, meta[k]);
   return `${json}}`;
 }
 
