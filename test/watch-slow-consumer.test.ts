@@ -9,6 +9,7 @@ import http2 from 'node:http2';
 import tls from 'node:tls';
 import { WATCH_BUFFER_BYTES } from '../src/server/handlers/watch.js';
 import { startTestCluster, type TestCluster } from './helpers/cluster.js';
+import { coreWaitMs } from './helpers/core-wait.js';
 import { delay, keepAliveClient, openWatch, type Client, type WatchStream } from './helpers/watch-client.js';
 
 const NS = 'slow';
@@ -152,6 +153,8 @@ interface Phase {
   latencies: number[];
   writeMs: number;
   pings: number;
+  /** Ms this thread (server, watchers and writers all run in it) waited for a core during the phase. */
+  coreWaitMs: number;
 }
 
 function percentile(values: number[], p: number): number {
@@ -167,6 +170,7 @@ async function runPhase(): Promise<Phase> {
   const sentAt = new Map<string, number>();
   let writing = true;
   const t0 = performance.now();
+  const waitBefore = coreWaitMs();
   const pinger = (async () => {
     let i = 0;
     while (writing) {
@@ -202,7 +206,9 @@ async function runPhase(): Promise<Phase> {
     }
     w.events.length = 0;
   }
-  return { latencies, writeMs, pings: rvs.length };
+  const waitAfter = coreWaitMs();
+  const coreWait = waitBefore === undefined || waitAfter === undefined ? 0 : waitAfter - waitBefore;
+  return { latencies, writeMs, pings: rvs.length, coreWaitMs: coreWait };
 }
 
 before(async () => {
@@ -241,12 +247,15 @@ describe('a watcher that never reads', () => {
     const p50 = (p: Phase) => percentile(p.latencies, 50);
     const p99 = (p: Phase) => percentile(p.latencies, 99);
     const report = (p: Phase) =>
-      `${p.pings} pings x ${WATCHERS} watchers, p50 ${p50(p).toFixed(1)} ms, p99 ${p99(p).toFixed(1)} ms, max ${Math.max(...p.latencies).toFixed(1)} ms, ${BIG_WRITES} writes in ${Math.round(p.writeMs)} ms`;
+      `${p.pings} pings x ${WATCHERS} watchers, p50 ${p50(p).toFixed(1)} ms, p99 ${p99(p).toFixed(1)} ms, max ${Math.max(...p.latencies).toFixed(1)} ms, ${BIG_WRITES} writes in ${Math.round(p.writeMs)} ms, ${Math.round(p.coreWaitMs)} ms waiting for a core`;
     const summary = `without: ${report(baseline)}; with stuck watchers: ${report(withStuck)}`;
     console.log(summary);
     assert.ok(withStuck.pings >= 10 && baseline.pings >= 10, summary);
-    // Generous bounds: the stuck watcher may cost noise, never a stall.
-    assert.ok(p99(withStuck) <= Math.max(3 * p99(baseline), p99(baseline) + 150), `p99 grew: ${summary}`);
+    // Generous bounds: the stuck watcher may cost noise, never a stall. A phase in which this
+    // thread waited longer for a core (other test files on the two cores) gets that much more:
+    // a delivery held up by another process is not one the stuck watcher caused.
+    const starved = Math.max(0, withStuck.coreWaitMs - baseline.coreWaitMs);
+    assert.ok(p99(withStuck) <= Math.max(3 * p99(baseline), p99(baseline) + 150) + starved, `p99 grew: ${summary}`);
     assert.ok(p50(withStuck) <= Math.max(3 * p50(baseline), p50(baseline) + 50), `p50 grew: ${summary}`);
     assert.ok(withStuck.writeMs <= 2 * baseline.writeMs + 2000, `the writers slowed down: ${summary}`);
 
