@@ -59,3 +59,19 @@ test('a step that throws throws (run at once) or rejects (paced) as the work wou
   assert.ok(out instanceof Promise);
   await assert.rejects(out, /boom/);
 });
+
+test('paused requests resume one per loop iteration, in the order they paused, with other work between', async () => {
+  const log: string[] = [];
+  let ticks = 0;
+  const tick = () => {
+    log.push('tick');
+    if (++ticks < 10) setImmediate(tick);
+  };
+  setImmediate(tick);
+  const paused = ['a', 'b', 'c'].map((name) => new Pace().yield().then(() => log.push(name)));
+  await Promise.all(paused);
+  const at = (name: string) => log.indexOf(name);
+  assert.ok(at('a') < at('b') && at('b') < at('c'), log.join(','));
+  assert.ok(log.slice(at('a'), at('b')).includes('tick'), `other work between two turns: ${log.join(',')}`);
+  assert.ok(log.slice(at('b'), at('c')).includes('tick'), `other work between two turns: ${log.join(',')}`);
+});

@@ -14,6 +14,41 @@
 /** How long a request's steps may hold the thread before it lets other work run. */
 export const SLICE_MS = 20;
 
+/**
+ * Heavy work takes turns. Paused requests wait in one queue and resume one per loop iteration,
+ * each after the poll phase that follows the previous one's slice. Without the queue, every
+ * request that paused in the same iteration resumed in the same check phase, back to back:
+ * six heavy writes in flight held the thread for six slices (and six steps past them) before
+ * /healthz was read again. Waiting requests are at most the requests in flight.
+ */
+const waiting: (() => void)[] = [];
+let turnScheduled = false;
+
+/**
+ * Two immediates: a turn requested from an I/O callback (a request body's end) would otherwise
+ * run in the same iteration's check phase, before any new I/O is polled.
+ */
+function scheduleTurn(): void {
+  turnScheduled = true;
+  setImmediate(() => setImmediate(nextTurn));
+}
+
+function nextTurn(): void {
+  turnScheduled = false;
+  const resume = waiting.shift();
+  if (waiting.length > 0) scheduleTurn();
+  // The resumed request's slice runs in this callback's microtasks, before the next turn.
+  resume?.();
+}
+
+/** Resolves on this caller's turn: after the I/O that is ready and after the requests that paused before it. */
+function awaitTurn(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    waiting.push(resolve);
+    if (!turnScheduled) scheduleTurn();
+  });
+}
+
 export class Pace {
   private since = performance.now();
 
@@ -22,13 +57,9 @@ export class Pace {
     return performance.now() - this.since >= SLICE_MS;
   }
 
-  /**
-   * Lets timers, I/O and other requests run, then starts a new slice. Two immediates: work
-   * resumed from an I/O callback (a request body's end) would otherwise run its next step in
-   * the same loop iteration's check phase, before any new I/O is polled.
-   */
+  /** Lets timers, I/O and the requests that paused before this one run, then starts a new slice. */
   async yield(): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+    await awaitTurn();
     this.since = performance.now();
   }
 }

@@ -49,9 +49,16 @@ export type { DecodedBody };
  */
 export async function readWriteBody(r: ResourceRequest): Promise<Buffer> {
   const body = await readBody(r.req);
-  r.ctx.pace = new Pace();
+  const pace = new Pace();
+  r.ctx.pace = pace;
+  // Decoding a body this large holds the thread for about a slice: it starts on its own turn,
+  // so bodies that arrived in the same poll phase are not decoded back to back.
+  if (body.length >= HEAVY_BODY_BYTES) await pace.yield();
   return body;
 }
+
+/** Where decoding a JSON body takes about a slice (machinery/pace.ts) on this class of machine. */
+const HEAVY_BODY_BYTES = 512 * 1024;
 
 /** Decodes a request body into a JSON value per its Content-Type (JSON, YAML or protobuf). */
 export async function readObjectBody(r: ResourceRequest): Promise<DecodedBody> {
