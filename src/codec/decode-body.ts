@@ -5,7 +5,9 @@
  * and none holds the event loop for long: JSON nesting is measured on the text in one pass, YAML
  * is decoded off the request thread (yaml-pool.ts) with its nesting bounded while it is read.
  */
+import { JsonSyntaxError, parseJsonSteps } from '../machinery/json-parse-steps.js';
 import { isPlainObject, type Obj } from '../machinery/object.js';
+import { type Pace, runPaced } from '../machinery/pace.js';
 import { jsonType, MAX_JSON_DEPTH } from '../machinery/object-shape.js';
 import { badRequest, type StatusError, unsupportedMediaType } from '../machinery/status.js';
 import { decodeProtobufObject, ProtobufDecodeError, UnsupportedProtobufType } from './protobuf/index.js';
@@ -59,8 +61,28 @@ function cannotHandle(target: BodyTarget, why: string): StatusError {
 
 const DEPTH_ERROR = `json: exceeded max depth of ${MAX_JSON_DEPTH}`;
 
+/**
+ * JSON.parse(text), or for a request that has paused (a body of megabytes), the same value
+ * parsed in steps. Text the stepped parser refuses goes to JSON.parse, whose error is the one
+ * answered.
+ */
+export function parseJson(text: string, pace: Pace | undefined): unknown {
+  if (!pace?.paused) return JSON.parse(text);
+  try {
+    const value = runPaced((due) => parseJsonSteps(text, due), pace);
+    return value instanceof Promise ? value.catch((e) => parseRefused(e, text)) : value;
+  } catch (e) {
+    return parseRefused(e, text);
+  }
+}
+
+function parseRefused(e: unknown, text: string): unknown {
+  if (!(e instanceof JsonSyntaxError)) throw e;
+  return JSON.parse(text);
+}
+
 /** Decodes an object body of the given media type (already one the caller accepts). */
-export async function decodeObjectBody(mediaType: string, body: Buffer, target: BodyTarget): Promise<DecodedBody> {
+export async function decodeObjectBody(mediaType: string, body: Buffer, target: BodyTarget, pace?: Pace): Promise<DecodedBody> {
   if (target.protobufMediaTypes.includes(mediaType)) return { value: decodeProtobufBody(body, target) };
   const text = body.toString('utf8');
   if (mediaType.endsWith('yaml')) {
@@ -72,7 +94,7 @@ export async function decodeObjectBody(mediaType: string, body: Buffer, target: 
   }
   if (jsonTextExceedsDepth(text)) throw cannotHandle(target, DEPTH_ERROR);
   try {
-    return { value: JSON.parse(text), json: text };
+    return { value: await parseJson(text, pace), json: text };
   } catch (e) {
     throw badRequest(`couldn't get version/kind; json parse error: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -93,12 +115,12 @@ function decodeProtobufBody(body: Buffer, target: BodyTarget): unknown {
  * An apply configuration (`application/apply-patch+yaml`): a YAML (or JSON) mapping; null or
  * empty is an empty one. Read as sigs.k8s.io/yaml reads it: YAML 1.1, a repeated key wins.
  */
-export async function decodeApplyConfiguration(text: string, target: Pick<BodyTarget, 'kind' | 'version'>): Promise<Obj> {
+export async function decodeApplyConfiguration(text: string, target: Pick<BodyTarget, 'kind' | 'version'>, pace?: Pace): Promise<Obj> {
   // JSON is YAML; clients mostly send JSON, which JSON.parse reads far faster.
   if (text.trimStart().startsWith('{')) {
     if (jsonTextExceedsDepth(text)) throw cannotHandle({ ...target, apiVersion: '', protobufMediaTypes: [] }, DEPTH_ERROR);
     try {
-      return JSON.parse(text) as Obj;
+      return (await parseJson(text, pace)) as Obj;
     } catch {
       // Not JSON after all (a YAML flow mapping): read it as YAML below.
     }
@@ -120,10 +142,10 @@ export async function decodeApplyConfiguration(text: string, target: Pick<BodyTa
 }
 
 /** A patch body (JSON patch, merge patch or strategic merge patch): JSON of bounded nesting. */
-export function decodePatchBody(text: string): unknown {
+export async function decodePatchBody(text: string, pace?: Pace): Promise<unknown> {
   if (jsonTextExceedsDepth(text)) throw badRequest(`error decoding patch: ${DEPTH_ERROR}`);
   try {
-    return JSON.parse(text);
+    return await parseJson(text, pace);
   } catch (e) {
     throw badRequest(`error decoding patch: ${e instanceof Error ? e.message : String(e)}`);
   }

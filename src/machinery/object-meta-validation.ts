@@ -18,9 +18,10 @@ import {
   nameIsDNSSubdomain,
   utf8Length,
   type ValidateNameFunc,
-  validateLabels,
+  validateLabelsSteps,
   validatePathSegmentName,
 } from './validation.js';
+import { type Due, runAtOnce } from './pace.js';
 import { str } from './fields.js';
 
 /** Which of upstream's name validators a resource uses for metadata.name. */
@@ -64,6 +65,11 @@ function tooLongBytes(field: string, value: unknown, max: number): FieldError {
 
 /** Upstream's ValidateObjectMeta (after name generation) plus the core finalizer rule when configured. */
 export function validateObjectMeta(meta: ObjectMeta, rules: ObjectMetaRules): FieldError[] {
+  return runAtOnce((due) => validateObjectMetaSteps(meta, rules, due));
+}
+
+/** validateObjectMeta as stepped work (machinery/pace.ts): its labels are checked in steps. */
+export function* validateObjectMetaSteps(meta: ObjectMeta, rules: ObjectMetaRules, due: Due): Generator<void, FieldError[], void> {
   const nameFn = typeof rules.nameRule === 'function' ? rules.nameRule : NAME_RULES[rules.nameRule];
   const errs: FieldError[] = [];
   const generateName = str(meta.generateName);
@@ -85,7 +91,7 @@ export function validateObjectMeta(meta: ObjectMeta, rules: ObjectMetaRules): Fi
   if (typeof meta.generation === 'number' && meta.generation < 0) {
     errs.push(invalid('metadata.generation', meta.generation, IS_NEGATIVE_ERROR_MSG));
   }
-  errs.push(...validateLabels(meta.labels, 'metadata.labels'));
+  errs.push(...(yield* validateLabelsSteps(meta.labels, 'metadata.labels', due)));
   errs.push(...validateAnnotations(meta.annotations, 'metadata.annotations'));
   errs.push(...validateOwnerReferences(meta.ownerReferences, 'metadata.ownerReferences'));
   errs.push(...validateFinalizers(meta.finalizers, 'metadata.finalizers'));
@@ -101,6 +107,16 @@ export function validateObjectMeta(meta: ObjectMeta, rules: ObjectMetaRules): Fi
  * once deleting. generateName may change, as upstream allows.
  */
 export function validateObjectMetaUpdate(newMeta: ObjectMeta, oldMeta: ObjectMeta, rules: Pick<ObjectMetaRules, 'standardFinalizers'> = {}): FieldError[] {
+  return runAtOnce((due) => validateObjectMetaUpdateSteps(newMeta, oldMeta, rules, due));
+}
+
+/** validateObjectMetaUpdate as stepped work (machinery/pace.ts): its labels are checked in steps. */
+export function* validateObjectMetaUpdateSteps(
+  newMeta: ObjectMeta,
+  oldMeta: ObjectMeta,
+  rules: Pick<ObjectMetaRules, 'standardFinalizers'>,
+  due: Due,
+): Generator<void, FieldError[], void> {
   const errs: FieldError[] = [];
   if (oldMeta.deletionTimestamp !== undefined && oldMeta.deletionTimestamp !== null) {
     errs.push(...validateNoNewFinalizers(newMeta.finalizers, oldMeta.finalizers, 'metadata.finalizers'));
@@ -130,7 +146,7 @@ export function validateObjectMetaUpdate(newMeta: ObjectMeta, oldMeta: ObjectMet
     errs.push(invalid('metadata.deletionGracePeriodSeconds', newMeta.deletionGracePeriodSeconds ?? null, FIELD_IMMUTABLE_ERROR_MSG));
   }
 
-  errs.push(...validateLabels(newMeta.labels, 'metadata.labels'));
+  errs.push(...(yield* validateLabelsSteps(newMeta.labels, 'metadata.labels', due)));
   errs.push(...validateAnnotations(newMeta.annotations, 'metadata.annotations'));
   errs.push(...validateOwnerReferences(newMeta.ownerReferences, 'metadata.ownerReferences'));
   errs.push(...validateManagedFields(newMeta.managedFields, 'metadata.managedFields'));

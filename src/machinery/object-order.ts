@@ -6,7 +6,9 @@
  * send them in struct order). Custom resources are unstructured upstream (keys sorted as Go
  * maps are) and do not use this.
  */
+import { jsonSteps } from './json-steps.js';
 import type { Obj } from './object.js';
+import type { Due } from './pace.js';
 
 /** k8s.io/apimachinery ObjectMeta, in struct order. */
 const OBJECT_META_ORDER = [
@@ -60,7 +62,8 @@ export function inGoOrder(obj: Obj): Obj {
   if (obj.apiVersion !== undefined) out.apiVersion = obj.apiVersion;
   const metadata = obj.metadata;
   if (metadata !== undefined)
-    out.metadata = metadata !== null && typeof metadata === 'object' ? metadataInGoOrder(metadata as Record<string, unknown>) : metadata;
+    out.metadata =
+      metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? metadataInGoOrder(metadata as Record<string, unknown>) : metadata;
   for (const k of Object.keys(obj)) {
     if (k === 'kind' || k === 'apiVersion' || k === 'metadata') continue;
     // A stored `__proto__` key stays a key: defined, since assigning it would run the prototype setter.
@@ -101,4 +104,19 @@ export function goOrderedJson(obj: Obj, omitFromMetadata?: string): string {
   }
   for (const k of Object.keys(obj)) if (k !== 'kind' && k !== 'apiVersion' && k !== 'metadata') json = member(json, k, obj[k]);
   return `${json}}`;
+}
+
+/**
+ * goOrderedJson as stepped work (machinery/pace.ts), for a request that has already paused: the
+ * same text, with member values encoded in steps (json-steps.ts). goOrderedJson itself stays
+ * one JSON.stringify per member: a generator per member would cost every write a few µs.
+ */
+export function* goOrderedJsonSteps(obj: Obj, omitFromMetadata: string | undefined, due: Due): Generator<void, string, void> {
+  const ordered = inGoOrder(obj);
+  const meta = ordered.metadata;
+  if (omitFromMetadata !== undefined && meta !== null && typeof meta === 'object' && Object.hasOwn(meta, omitFromMetadata)) {
+    // inGoOrder's metadata is its own copy.
+    delete (meta as Record<string, unknown>)[omitFromMetadata];
+  }
+  return (yield* jsonSteps(ordered, due)) as string;
 }

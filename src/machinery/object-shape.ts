@@ -4,6 +4,7 @@
  * of strings, a finalizer list of strings...), and a bounded nesting depth. Pure; no I/O.
  */
 import { isPlainObject } from './object.js';
+import { type Due, runAtOnce } from './pace.js';
 
 /**
  * Deepest nesting of objects and arrays accepted. Upstream's decoder stops at 10000
@@ -17,12 +18,21 @@ export const MAX_JSON_DEPTH = 1000;
  * values of an object are read in place (no array of them), as a map of 100,000 labels has.
  */
 export function exceedsDepth(value: unknown, max: number = MAX_JSON_DEPTH): boolean {
+  return runAtOnce((due) => exceedsDepthSteps(value, max, due));
+}
+
+/** Values looked at between two looks at the pace. */
+const VALUES_PER_STEP = 4096;
+
+/** exceedsDepth as stepped work (machinery/pace.ts). */
+export function* exceedsDepthSteps(value: unknown, max: number, due: Due): Generator<void, boolean, void> {
   const values: object[] = [];
   const depths: number[] = [];
   if (typeof value === 'object' && value !== null) {
     values.push(value);
     depths.push(1);
   }
+  let seen = 0;
   while (values.length > 0) {
     const v = values.pop() as Record<string, unknown> | unknown[];
     const depth = depths.pop() as number;
@@ -34,6 +44,7 @@ export function exceedsDepth(value: unknown, max: number = MAX_JSON_DEPTH): bool
           values.push(child);
           depths.push(depth + 1);
         }
+        if (++seen % VALUES_PER_STEP === 0 && due()) yield;
       }
       continue;
     }
@@ -44,6 +55,7 @@ export function exceedsDepth(value: unknown, max: number = MAX_JSON_DEPTH): bool
         values.push(child);
         depths.push(depth + 1);
       }
+      if (++seen % VALUES_PER_STEP === 0 && due()) yield;
     }
   }
   return false;
@@ -131,6 +143,12 @@ export function objectMetaTypeError(obj: Record<string, unknown>): string | unde
 
 /** The first shape problem of a decoded object (depth, then metadata types), or undefined. */
 export function objectShapeError(obj: Record<string, unknown>): string | undefined {
-  if (exceedsDepth(obj)) return `json: exceeded max depth of ${MAX_JSON_DEPTH}`;
+  return runAtOnce((due) => objectShapeErrorSteps(obj, due));
+}
+
+/** objectShapeError as stepped work (machinery/pace.ts): the depth walk pauses when due. */
+export function* objectShapeErrorSteps(obj: Record<string, unknown>, due: Due): Generator<void, string | undefined, void> {
+  if (yield* exceedsDepthSteps(obj, MAX_JSON_DEPTH, due)) return `json: exceeded max depth of ${MAX_JSON_DEPTH}`;
+  if (due()) yield;
   return objectMetaTypeError(obj);
 }

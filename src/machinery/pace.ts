@@ -51,6 +51,15 @@ function awaitTurn(): Promise<void> {
 
 export class Pace {
   private since = performance.now();
+  private pausedOnce = false;
+
+  /**
+   * True once the request has paused: it is heavy, so its later steps take their stepped forms
+   * (which cost a light request more than they save).
+   */
+  get paused(): boolean {
+    return this.pausedOnce;
+  }
 
   /** True when the request has held the thread for a slice since it started or last yielded. */
   due(): boolean {
@@ -59,6 +68,7 @@ export class Pace {
 
   /** Lets timers, I/O and the requests that paused before this one run, then starts a new slice. */
   async yield(): Promise<void> {
+    this.pausedOnce = true;
     await awaitTurn();
     this.since = performance.now();
   }

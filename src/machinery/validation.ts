@@ -9,6 +9,7 @@
 
 import type { FieldError } from './status.js';
 import { invalid } from './status.js';
+import { type Due, runAtOnce } from './pace.js';
 
 // ---- Go string semantics ----
 
@@ -277,10 +278,25 @@ const PLAIN_LABEL_RE = /^[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 
 /** Upstream's ValidateLabels: keys are qualified names, values label values; errors at fldPath itself. */
 export function validateLabels(labels: Readonly<Record<string, string>> | undefined | null, fldPath: string): FieldError[] {
+  return runAtOnce((due) => validateLabelsSteps(labels, fldPath, due));
+}
+
+/** Labels checked between two looks at the pace. */
+const LABELS_PER_STEP = 4096;
+
+/** validateLabels as stepped work (machinery/pace.ts): a map of a hundred thousand labels is checked in steps. */
+export function* validateLabelsSteps(
+  labels: Readonly<Record<string, string>> | undefined | null,
+  fldPath: string,
+  due: Due,
+): Generator<void, FieldError[], void> {
   const errs: FieldError[] = [];
   if (labels === undefined || labels === null) return errs;
-  for (const k of Object.keys(labels)) {
+  const keys = Object.keys(labels);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
     const v = labels[k];
+    if ((i + 1) % LABELS_PER_STEP === 0 && due()) yield;
     if (PLAIN_LABEL_RE.test(k) && typeof v === 'string' && (v === '' || PLAIN_LABEL_RE.test(v))) continue;
     for (const m of isQualifiedName(k)) errs.push(invalid(fldPath, k, m));
     for (const m of isValidLabelValue(typeof v === 'string' ? v : String(v))) errs.push(invalid(fldPath, v, m));

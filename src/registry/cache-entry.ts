@@ -8,6 +8,7 @@
 import type { KeyValue } from '../storage/interface.js';
 import type { CacheEntry, ToEntry } from '../storage/cacher/types.js';
 import { metaOf, type Obj } from '../machinery/object.js';
+import { type Due, runAtOnce } from '../machinery/pace.js';
 import type { ResourceInfo } from './resource-info.js';
 import { fieldValues } from './selection.js';
 import { servedJson } from './object-codec.js';
@@ -38,10 +39,32 @@ const written = new WeakMap<Uint8Array, Written>();
  * over: it changes nothing of it later but its resourceVersion.
  */
 export function noteWritten(info: ResourceInfo, bytes: Uint8Array, obj: Obj): void {
+  runAtOnce((due) => noteWrittenSteps(info, bytes, obj, due));
+}
+
+/** noteWritten as stepped work: a map of a hundred thousand labels is copied in steps. */
+export function* noteWrittenSteps(info: ResourceInfo, bytes: Uint8Array, obj: Obj, due: Due): Generator<void, void, void> {
   const labels = metaOf(obj).labels;
   // A copy: the caller's object lives on as a response and must not change a cache entry.
-  const attrs = { labels: labels === undefined || labels === null ? labels : { ...labels }, fields: fieldValues(info, obj) };
-  written.set(bytes, { info, attrs, obj });
+  const copy = labels === undefined || labels === null ? labels : yield* copyMapSteps(labels, due);
+  written.set(bytes, { info, attrs: { labels: copy, fields: fieldValues(info, obj) }, obj });
+}
+
+/** Entries copied between two looks at the pace. */
+const ENTRIES_PER_STEP = 4096;
+
+/** A shallow copy of a string map; one spread when small, else in steps (a `__proto__` key stays a key). */
+function* copyMapSteps(map: Record<string, string>, due: Due): Generator<void, Record<string, string>, void> {
+  const keys = Object.keys(map);
+  if (keys.length <= ENTRIES_PER_STEP) return { ...map };
+  const copy: Record<string, string> = {};
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (k === '__proto__') Object.defineProperty(copy, k, { value: map[k], enumerable: true, writable: true, configurable: true });
+    else copy[k] = map[k];
+    if ((i + 1) % ENTRIES_PER_STEP === 0 && due()) yield;
+  }
+  return copy;
 }
 
 /** The record of these bytes by a writer of the same resource (another view's fields differ). */

@@ -22,16 +22,18 @@ import {
   type FieldError,
   type Status,
 } from '../machinery/status.js';
-import { standardFinalizers, validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaRules } from '../machinery/object-meta-validation.js';
+import { standardFinalizers, validateObjectMetaSteps, validateObjectMetaUpdateSteps, type ObjectMetaRules } from '../machinery/object-meta-validation.js';
 import { generateName } from '../machinery/random-name.js';
 import type { StrategyContext } from '../api/types.js';
 import type { Brand } from '../machinery/brand.js';
 import { objectKey, subresourceOf, type ResourceInfo } from './resource-info.js';
-import { decodeFromStorage, encodeForStorage } from './object-codec.js';
+import { decodeFromStorage, encodeForStorage, encodeForStorageSteps } from './object-codec.js';
 import { inGoOrder } from '../machinery/object-order.js';
 import { Cacher, type CacherOptions } from '../storage/cacher/cacher.js';
 import type { CacheEntry, ToEntry } from '../storage/cacher/types.js';
-import { entryEncoder, entryObject, noteWritten } from './cache-entry.js';
+import { entryEncoder, entryObject, noteWritten, noteWrittenSteps } from './cache-entry.js';
+import { type Pace, runPaced } from '../machinery/pace.js';
+import { cloneSteps, deepEqualSteps } from '../machinery/json-steps.js';
 import { type ReadPlan, servedByCache } from './read-options.js';
 import { toStatusError } from './storage-errors.js';
 import type { DeleteOptions, RequestContext, UpdateOptions, WriteOptions } from './context.js';
@@ -102,9 +104,18 @@ export class GenericStore {
   }
 
   /** Encodes obj and runs one store write with its bytes (whose cache entry takes obj's selector attributes). */
-  private write(key: string, obj: Obj, op: (key: string, bytes: Uint8Array) => Promise<number>): Promise<number> {
+  private write(key: string, obj: Obj, op: (key: string, bytes: Uint8Array) => Promise<number>, pace: Pace | undefined): Promise<number> {
+    if (pace?.paused) return this.writeHeavy(key, obj, op, pace);
     const bytes = encodeForStorage(this.info, obj, this.brand);
     if (this.info.conversion === undefined) noteWritten(this.info, bytes, obj);
+    return op(key, bytes);
+  }
+
+  /** write for a request that has paused (a heavy one): encoding and noting in steps. */
+  private async writeHeavy(key: string, obj: Obj, op: (key: string, bytes: Uint8Array) => Promise<number>, pace: Pace): Promise<number> {
+    const bytes = await runPaced((due) => encodeForStorageSteps(this.info, obj, this.brand, due), pace);
+    if (this.info.conversion === undefined) await runPaced((due) => noteWrittenSteps(this.info, bytes, obj, due), pace);
+    if (pace.due()) await pace.yield();
     return op(key, bytes);
   }
 
@@ -218,7 +229,8 @@ export class GenericStore {
     this.info.goFields?.fill(obj);
     if (pace?.due()) await pace.yield();
 
-    const errs = [...validateObjectMeta(meta, this.metaRules), ...(this.info.def.strategy?.validate?.(obj, this.strategyContext(ctx)) ?? [])];
+    const metaErrs = runPaced((due) => validateObjectMetaSteps(meta, this.metaRules, due), pace);
+    const errs = [...(metaErrs instanceof Promise ? await metaErrs : metaErrs), ...(this.info.def.strategy?.validate?.(obj, this.strategyContext(ctx)) ?? [])];
     if (errs.length > 0) throw this.invalid(meta.name ?? '', errs);
     await opts.validatingAdmission?.(obj, undefined);
     if (pace?.due()) await pace.yield();
@@ -233,7 +245,7 @@ export class GenericStore {
 
     for (let attempt = 1; ; attempt++) {
       try {
-        const rev = await this.write(this.key(namespace, meta.name as string), obj, (key, bytes) => this.store.create(key, bytes));
+        const rev = await this.write(this.key(namespace, meta.name as string), obj, (key, bytes) => this.store.create(key, bytes), ctx.pace);
         return this.served(obj, rev);
       } catch (e) {
         if (generating && e instanceof StoreError && e.code === 'KeyExists' && attempt < GENERATE_NAME_ATTEMPTS) {
@@ -333,9 +345,9 @@ export class GenericStore {
   }
 
   /** Writes obj over the state it was decided on (Conflict when the key moved since). */
-  private writeOver(key: string, cur: CurrentState, obj: Obj): Promise<number> {
+  private writeOver(key: string, cur: CurrentState, obj: Obj, pace?: Pace): Promise<number> {
     cur.wrote = true;
-    return this.write(key, obj, (k, bytes) => this.store.update(k, bytes, cur.modRevision));
+    return this.write(key, obj, (k, bytes) => this.store.update(k, bytes, cur.modRevision), pace);
   }
 
   /** Deletes the key in the state a decision was taken on (Conflict when the key moved since). */
@@ -380,14 +392,15 @@ export class GenericStore {
     return this.retryOnConflict(key, name, async (cur) => {
       const current = cur.obj;
       if (pace?.due()) await pace.yield();
-      const copy = structuredClone(current);
+      // A request that has paused (a heavy one) copies and compares in steps.
+      const copy = pace?.paused ? await runPaced((due) => cloneSteps(current, due), pace) : structuredClone(current);
       if (pace?.due()) await pace.yield();
       const proposed = await transform(copy);
       if (pace?.due()) await pace.yield();
       const next = await this.prepareUpdate(ctx, namespace, name, proposed, current, opts);
       await opts.validatingAdmission?.(next, current);
       if (pace?.due()) await pace.yield();
-      const same = deepEqual(next, current);
+      const same = pace?.paused ? await runPaced((due) => deepEqualSteps(next, current, due), pace) : deepEqual(next, current);
       if (pace?.due()) await pace.yield();
       if (same) return { obj: current, created: false };
       if (opts.dryRun) return { obj: this.served(next), created: false };
@@ -397,7 +410,7 @@ export class GenericStore {
         await this.deleteOver(key, cur);
         return { obj: next, created: false };
       }
-      const rev = await this.writeOver(key, cur, next);
+      const rev = await this.writeOver(key, cur, next, pace);
       return { obj: this.served(next, rev), created: false };
     });
   }
@@ -488,9 +501,12 @@ export class GenericStore {
     }
     // As upstream, an update runs the type's update validation only (which includes its own create rules).
     const strategy = this.info.def.strategy;
+    const rules = this.metaRules;
+    const metaErrs = runPaced(function* (due) {
+      return [...(yield* validateObjectMetaSteps(nextMeta, rules, due)), ...(yield* validateObjectMetaUpdateSteps(nextMeta, curMeta, rules, due))];
+    }, pace);
     const errs = [
-      ...validateObjectMeta(nextMeta, this.metaRules),
-      ...validateObjectMetaUpdate(nextMeta, curMeta, this.metaRules),
+      ...(metaErrs instanceof Promise ? await metaErrs : metaErrs),
       ...(strategy?.validateUpdate ? strategy.validateUpdate(next, current, sctx) : (strategy?.validate?.(next, sctx) ?? [])),
     ];
     if (errs.length > 0) throw this.invalid(name, errs);

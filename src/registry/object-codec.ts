@@ -14,7 +14,9 @@ import type { KeyValue } from '../storage/interface.js';
 import type { Obj } from '../machinery/object.js';
 import type { Brand } from '../machinery/brand.js';
 import type { ResourceInfo } from './resource-info.js';
-import { goOrderedJson, inGoOrder, META_KEYS_BEFORE_RESOURCE_VERSION } from '../machinery/object-order.js';
+import { goOrderedJson, goOrderedJsonSteps, inGoOrder, META_KEYS_BEFORE_RESOURCE_VERSION } from '../machinery/object-order.js';
+import { jsonSteps } from '../machinery/json-steps.js';
+import { type Due, runAtOnce } from '../machinery/pace.js';
 import { storedVersion } from '../api/conversion/kind-conversion.js';
 import { type GoZeroFields, goZeroFieldsFor } from '../codec/protobuf/index.js';
 
@@ -71,12 +73,21 @@ function withStoredGoFields(stored: Obj): Obj {
 
 /** Bytes to store for obj (served form): kind, apiVersion, metadata first (custom resources: apiVersion first); resourceVersion never stored. */
 export function encodeForStorage(info: ResourceInfo, obj: Obj, brand: Brand): Uint8Array {
+  return runAtOnce(() => encodeForStorageSteps(info, obj, brand, undefined));
+}
+
+/** encodeForStorage as stepped work: with `due` (a request that has paused), the JSON is written in steps. */
+export function* encodeForStorageSteps(info: ResourceInfo, obj: Obj, brand: Brand, due: Due | undefined): Generator<void, Uint8Array, void> {
   const stored = info.conversion ? withStoredGoFields(info.conversion.toStorage(obj, brand)) : obj;
   // Exactly-sized bytes (not Buffer.from's pooled slices): the watch cache's history keeps them.
-  if (!isCustom(info)) return encoder.encode(goOrderedJson(stored.metadata == null ? { ...stored, metadata: {} } : stored, 'resourceVersion'));
+  if (!isCustom(info)) {
+    const ordered = stored.metadata == null ? { ...stored, metadata: {} } : stored;
+    return encoder.encode(due === undefined ? goOrderedJson(ordered, 'resourceVersion') : yield* goOrderedJsonSteps(ordered, 'resourceVersion', due));
+  }
   const { apiVersion, kind, metadata, ...rest } = stored;
   const { resourceVersion: _dropped, ...metaWithoutVersion } = metadata ?? {};
-  return encoder.encode(JSON.stringify({ apiVersion, kind, metadata: metaWithoutVersion, ...rest }));
+  const custom = { apiVersion, kind, metadata: metaWithoutVersion, ...rest };
+  return encoder.encode(due === undefined ? JSON.stringify(custom) : ((yield* jsonSteps(custom, due)) as string));
 }
 
 /** Custom resources are unstructured upstream: they keep the layout they were written in. */

@@ -49,8 +49,8 @@ export async function handleApply(r: ResourceRequest, patcher: Patcher): Promise
   if (fm === undefined) throw new Error('apply without a field manager');
   const raw = (await readWriteBody(r)).toString('utf8');
   const opts = patchOptionsOf(r.query, r.ctx.brand, true);
-  const config = await decodeApplyConfiguration(raw, { kind: r.scope.kind, version: r.scope.info.version });
   const { pace } = r.ctx;
+  const config = await decodeApplyConfiguration(raw, { kind: r.scope.kind, version: r.scope.info.version }, pace);
   // The field manager only reads the configuration and answers an object of its own (a copy),
   // so every attempt applies the same one without copying it.
   const apply = async (live: Obj | undefined) => {

@@ -12,9 +12,11 @@ export async function handleCreate(r: ResourceRequest): Promise<void> {
   const body = await readObjectBody(r);
   const { pace } = r.ctx;
   if (pace?.due()) await pace.yield();
-  const obj = expectObjectOfKind(r, body.value);
+  const checked = expectObjectOfKind(r, body.value);
+  const obj = checked instanceof Promise ? await checked : checked;
   if (pace?.due()) await pace.yield();
-  readFieldsAs(r, obj, opts.fieldValidation, body.json);
+  const read = readFieldsAs(r, obj, opts.fieldValidation, body.json);
+  if (read instanceof Promise) await read;
   if (pace?.due()) await pace.yield();
   const created = await creater.create(r.ctx, r.namespace, obj, {
     dryRun: opts.dryRun,

@@ -5,10 +5,11 @@
  * A value of the wrong JSON type is refused in every mode, as Go's decoder refuses it.
  */
 import { apiSchemas } from '../../api/schema/index.js';
-import { duplicateFields } from '../../codec/duplicate-fields.js';
+import { duplicateFieldsSteps } from '../../codec/duplicate-fields.js';
 import { FieldTypeError, readTypedFields } from '../../codec/typed-fields.js';
 import { badRequest, invalid, invalidObject } from '../../machinery/status.js';
 import type { Obj } from '../../machinery/object.js';
+import { runPaced } from '../../machinery/pace.js';
 import { addWarning } from '../http.js';
 import type { FieldValidation } from './options.js';
 import type { ResourceRequest } from './resource-request.js';
@@ -29,8 +30,7 @@ export interface PatchedFrom {
  * body 400 naming the kind; for a patched object 422 Invalid on field `patch` under an empty
  * kind and name, as upstream's patcher.
  */
-export function readFieldsAs(r: ResourceRequest, obj: Obj, mode: FieldValidation, json: string | undefined, from?: PatchedFrom): void {
-  const patch = from?.raw;
+export function readFieldsAs(r: ResourceRequest, obj: Obj, mode: FieldValidation, json: string | undefined, from?: PatchedFrom): void | Promise<void> {
   const info = r.scope;
   const name = info.definitionName();
   let unknown: string[];
@@ -50,14 +50,21 @@ export function readFieldsAs(r: ResourceRequest, obj: Obj, mode: FieldValidation
     throw badRequest(`${info.kind} in version "${info.info.version}" cannot be handled as a ${info.kind}: ${e.message}`);
   }
   if (mode === 'Ignore') return;
-  const problems = [
-    ...(json === undefined ? [] : duplicateFields(json).map((k) => `duplicate field ${JSON.stringify(k)}`)),
-    ...unknown.map((p) => `unknown field ${JSON.stringify(p)}`),
-  ];
+  if (json === undefined) return answerProblems(r, mode, [], unknown, from);
+  // The repeated keys come from the body's text: megabytes of it are scanned in steps.
+  const repeated = runPaced((due) => duplicateFieldsSteps(json, due), r.ctx.pace);
+  if (repeated instanceof Promise) return repeated.then((keys) => answerProblems(r, mode, keys, unknown, from));
+  answerProblems(r, mode, repeated, unknown, from);
+}
+
+/** Warns of or refuses (Strict) the repeated keys and unknown fields of a write. */
+function answerProblems(r: ResourceRequest, mode: FieldValidation, repeated: string[], unknown: string[], from: PatchedFrom | undefined): void {
+  const info = r.scope;
+  const problems = [...repeated.map((k) => `duplicate field ${JSON.stringify(k)}`), ...unknown.map((p) => `unknown field ${JSON.stringify(p)}`)];
   if (problems.length === 0) return;
   if (mode === 'Strict') {
     const why = `strict decoding error: ${problems.join(', ')}`;
-    if (patch !== undefined) throw invalidObject('', '', '', [invalid('patch', patch, why)]);
+    if (from !== undefined) throw invalidObject('', '', '', [invalid('patch', from.raw, why)]);
     throw badRequest(`${info.kind} in version "${info.info.version}" cannot be handled as a ${info.kind}: ${why}`);
   }
   for (const p of problems) addWarning(r.res, p);

@@ -13,7 +13,7 @@ import { badRequest, invalid, invalidObject, unsupportedMediaType } from '../../
 import { exceedsDepth, jsonType, MAX_JSON_DEPTH, objectMetaTypeError } from '../../machinery/object-shape.js';
 import { goMarshal } from '../../machinery/go-json.js';
 import { goFormat } from '../../apply/strategic-errors.js';
-import { decodePatchBody } from '../../codec/decode-body.js';
+import { decodePatchBody, parseJson } from '../../codec/decode-body.js';
 import { readFieldsAs } from './field-validation.js';
 import { trackingFor } from './field-management.js';
 import { patchOptionsOf } from './options.js';
@@ -71,8 +71,8 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
   if (type === APPLY_PATCH) return handleApply(r, patcher);
   const opts = patchOptionsOf(r.query, r.ctx.brand, false);
   const raw = (await readWriteBody(r)).toString('utf8');
-  const patch = decodePatchBody(raw);
   const { pace } = r.ctx;
+  const patch = await decodePatchBody(raw, pace);
   if (type === MERGE_PATCH && !isPlainObject(patch)) throw badRequest('json: cannot unmarshal into Go value of type map[string]interface {}');
   // Upstream decodes a strategic merge patch into a map: null is an empty patch.
   if (type === STRATEGIC_MERGE_PATCH && patch !== null && !isPlainObject(patch)) {
@@ -82,7 +82,7 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
   const strategicPatched = async (current: Obj, schema: PatchSchema): Promise<Obj> => {
     // Each attempt merges its own copy of the patch (merging consumes it), in a step of its own:
     // read again from the text, which costs about half of copying the decoded value.
-    const own = (JSON.parse(raw) ?? {}) as Obj;
+    const own = ((await parseJson(raw, pace)) ?? {}) as Obj;
     if (pace?.due()) await pace.yield();
     return smp.strategicMergePatchConsuming(current, own, schema);
   };
@@ -112,7 +112,8 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     // elements) and a custom resource's metadata.
     if (exceedsDepth(patched)) throw invalidObject('', '', '', [invalid('patch', from.shown(), `json: exceeded max depth of ${MAX_JSON_DEPTH}`)]);
     if (pace?.due()) await pace.yield();
-    readFieldsAs(r, patched, opts.fieldValidation, type === MERGE_PATCH || type === STRATEGIC_MERGE_PATCH ? raw : undefined, from);
+    const read = readFieldsAs(r, patched, opts.fieldValidation, type === MERGE_PATCH || type === STRATEGIC_MERGE_PATCH ? raw : undefined, from);
+    if (read instanceof Promise) await read;
     if (pace?.due()) await pace.yield();
     // (Its depth was checked above, and reading fields does not deepen it.)
     const shape = objectMetaTypeError(patched);

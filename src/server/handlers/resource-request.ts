@@ -12,9 +12,9 @@ import { mediaTypeEssence } from '../../codec/accept.js';
 import { badRequest, unsupportedMediaType } from '../../machinery/status.js';
 import { type DecodedBody, decodeObjectBody } from '../../codec/decode-body.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
-import { objectShapeError } from '../../machinery/object-shape.js';
+import { objectShapeErrorSteps } from '../../machinery/object-shape.js';
 import type { Admission, AdmissionAttributes } from '../../admission/admission.js';
-import { Pace } from '../../machinery/pace.js';
+import { Pace, runPaced } from '../../machinery/pace.js';
 
 export interface ResourceRequest {
   req: Request;
@@ -67,15 +67,19 @@ export async function readObjectBody(r: ResourceRequest): Promise<DecodedBody> {
   const accepted = ['application/json', 'application/yaml', ...protobufTypes];
   if (!accepted.includes(type)) throw unsupportedMediaType(accepted);
   const { apiVersion, kind } = r.scope;
-  const decoded = await decodeObjectBody(type, await readWriteBody(r), { apiVersion, version: r.scope.info.version, kind, protobufMediaTypes: protobufTypes });
+  const decoded = await decodeObjectBody(
+    type,
+    await readWriteBody(r),
+    { apiVersion, version: r.scope.info.version, kind, protobufMediaTypes: protobufTypes },
+    r.ctx.pace,
+  );
   auditCaptureOf(r.req)?.requestObject(decoded.value);
   return decoded;
 }
 
 /** Checks a body is an object of the URL's kind and apiVersion (when it says which). */
-export function expectObjectOfKind(r: ResourceRequest, body: unknown): Obj {
+export function expectObjectOfKind(r: ResourceRequest, body: unknown): Obj | Promise<Obj> {
   const info = r.scope;
-  const version = r.scope.info.version;
   if (!isPlainObject(body)) throw badRequest(`the object provided is unrecognized (must be of type ${info.kind})`);
   const obj = body as Obj;
   if (obj.apiVersion !== undefined && obj.apiVersion !== '' && obj.apiVersion !== info.apiVersion) {
@@ -88,8 +92,14 @@ export function expectObjectOfKind(r: ResourceRequest, body: unknown): Obj {
   }
   if (obj.metadata !== undefined && !isPlainObject(obj.metadata)) throw badRequest('metadata must be an object');
   // Upstream's typed decoding refuses what its Go types cannot hold (a string of labels, a deep nest).
-  const shape = objectShapeError(obj);
-  if (shape !== undefined) throw badRequest(`${info.kind} in version "${version}" cannot be handled as a ${info.kind}: ${shape}`);
+  const shape = runPaced((due) => objectShapeErrorSteps(obj, due), r.ctx.pace);
+  return shape instanceof Promise ? shape.then((s) => ofKind(r, obj, s)) : ofKind(r, obj, shape);
+}
+
+/** obj as its kind, or the 400 for its shape problem. */
+function ofKind(r: ResourceRequest, obj: Obj, shape: string | undefined): Obj {
+  const info = r.scope;
+  if (shape !== undefined) throw badRequest(`${info.kind} in version "${info.info.version}" cannot be handled as a ${info.kind}: ${shape}`);
   obj.apiVersion = info.apiVersion;
   obj.kind = info.kind;
   return obj;

@@ -2,6 +2,8 @@
 import { readFieldsAs } from './field-validation.js';
 import { trackingFor } from './field-management.js';
 import { writeOptionsOf } from './options.js';
+import { cloneSteps } from '../../machinery/json-steps.js';
+import { runPaced } from '../../machinery/pace.js';
 import { expectObjectOfKind, mutatingAdmissionFor, readObjectBody, type ResourceRequest, validatingAdmissionFor, writeStored } from './resource-request.js';
 
 /** Replaces the object with the body (compare-and-swap when the body carries a resourceVersion). */
@@ -12,11 +14,15 @@ export async function handleUpdate(r: ResourceRequest): Promise<void> {
   const body = await readObjectBody(r);
   const { pace } = r.ctx;
   if (pace?.due()) await pace.yield();
-  const obj = expectObjectOfKind(r, body.value);
+  const checked = expectObjectOfKind(r, body.value);
+  const obj = checked instanceof Promise ? await checked : checked;
   if (pace?.due()) await pace.yield();
-  readFieldsAs(r, obj, opts.fieldValidation, body.json);
+  const read = readFieldsAs(r, obj, opts.fieldValidation, body.json);
+  if (read instanceof Promise) await read;
   if (pace?.due()) await pace.yield();
-  const { obj: updated, created } = await updater.update(r.ctx, r.namespace, r.name, () => structuredClone(obj), {
+  // Each attempt writes its own copy of the body; a heavy request copies it in steps.
+  const proposed = () => (pace?.paused ? runPaced((due) => cloneSteps(obj, due), pace) : structuredClone(obj));
+  const { obj: updated, created } = await updater.update(r.ctx, r.namespace, r.name, proposed, {
     dryRun: opts.dryRun,
     track: await trackingFor(r, opts),
     mutatingAdmission: mutatingAdmissionFor(r, 'UPDATE'),

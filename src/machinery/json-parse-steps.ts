@@ -1,0 +1,172 @@
+/**
+ * JSON.parse as stepped work (machinery/pace.ts), for bodies of megabytes: one native
+ * JSON.parse of a 1.4 MB map of 120,000 labels holds the thread for tens of milliseconds, this
+ * parser pauses between values when due. Same values as JSON.parse (later duplicate keys win in
+ * the first one's place, a `__proto__` key stays a key). Iterative: nesting costs no stack.
+ * On text JSON.parse would refuse it throws JsonSyntaxError without a message; callers then
+ * call JSON.parse for its own error text.
+ */
+import type { Due } from './pace.js';
+
+export class JsonSyntaxError extends Error {}
+
+/** Values parsed between two looks at the pace. */
+const VALUES_PER_STEP = 4096;
+
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+
+type Container = unknown[] | Record<string, unknown>;
+
+function fail(): never {
+  throw new JsonSyntaxError();
+}
+
+function setMember(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
+}
+
+/** The value of JSON text, in steps. */
+export function* parseJsonSteps(text: string, due: Due): Generator<void, unknown, void> {
+  const n = text.length;
+  let i = 0;
+  const skipSpace = () => {
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return;
+    }
+  };
+  const readString = (): string => {
+    // text[i] is the opening quote.
+    let start = ++i;
+    let out = '';
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) {
+        const s = out + text.slice(start, i);
+        i++;
+        return s;
+      }
+      if (c < 0x20) fail();
+      if (c !== 0x5c) continue;
+      out += text.slice(start, i);
+      const e = text.charCodeAt(++i);
+      if (e === 0x75) {
+        const hex = text.slice(i + 1, i + 5);
+        if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail();
+        out += String.fromCharCode(Number.parseInt(hex, 16));
+        i += 4;
+      } else {
+        const simple = ESCAPES.get(e);
+        if (simple === undefined) fail();
+        out += simple;
+      }
+      start = i + 1;
+    }
+    return fail();
+  };
+  const readScalar = (): unknown => {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) return readString();
+    if (c === 0x74 && text.startsWith('true', i)) {
+      i += 4;
+      return true;
+    }
+    if (c === 0x66 && text.startsWith('false', i)) {
+      i += 5;
+      return false;
+    }
+    if (c === 0x6e && text.startsWith('null', i)) {
+      i += 4;
+      return null;
+    }
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(text);
+    if (m === null) fail();
+    i += m[0].length;
+    return Number(m[0]);
+  };
+
+  const stack: Container[] = [];
+  const pendingKeys: string[] = [];
+  let root: unknown;
+  let count = 0;
+  // Each turn reads one value (a scalar, or a container's opening), then what follows it.
+  for (;;) {
+    skipSpace();
+    const c = text.charCodeAt(i);
+    let value: unknown;
+    let opened: Container | undefined;
+    if (c === 0x7b) {
+      opened = {};
+      value = opened;
+      i++;
+    } else if (c === 0x5b) {
+      opened = [];
+      value = opened;
+      i++;
+    } else value = readScalar();
+    // Attach the value to its container (or make it the root).
+    const top = stack.at(-1);
+    if (top === undefined) root = value;
+    else if (Array.isArray(top)) top.push(value);
+    else setMember(top, pendingKeys.pop() as string, value);
+    if (++count % VALUES_PER_STEP === 0 && due()) yield;
+
+    let expectValue = false;
+    if (opened !== undefined) {
+      stack.push(opened);
+      skipSpace();
+      const close = text.charCodeAt(i);
+      if (Array.isArray(opened)) {
+        if (close === 0x5d) {
+          i++;
+          stack.pop();
+        } else expectValue = true;
+      } else if (close === 0x7d) {
+        i++;
+        stack.pop();
+      } else {
+        pendingKeys.push(readKey());
+        expectValue = true;
+      }
+    }
+    // After a complete value: separators and closings until the next value or the end.
+    while (!expectValue) {
+      skipSpace();
+      const inner = stack.at(-1);
+      if (inner === undefined) {
+        if (i !== n) fail();
+        return root;
+      }
+      const d = text.charCodeAt(i++);
+      if (d === 0x2c) {
+        if (!Array.isArray(inner)) {
+          skipSpace();
+          pendingKeys.push(readKey());
+        }
+        expectValue = true;
+      } else if (d === (Array.isArray(inner) ? 0x5d : 0x7d)) stack.pop();
+      else fail();
+    }
+  }
+
+  function readKey(): string {
+    if (text.charCodeAt(i) !== 0x22) fail();
+    const key = readString();
+    skipSpace();
+    if (text.charCodeAt(i++) !== 0x3a) fail();
+    return key;
+  }
+}
+
+const ESCAPES: ReadonlyMap<number, string> = new Map([
+  [0x22, '"'],
+  [0x5c, '\\'],
+  [0x2f, '/'],
+  [0x62, '\b'],
+  [0x66, '\f'],
+  [0x6e, '\n'],
+  [0x72, '\r'],
+  [0x74, '\t'],
+]);
