@@ -20,7 +20,7 @@ export function copy(v: unknown, w: Work): unknown {
     return out;
   }
   const out: Record<string, unknown> = {};
-  entries(v as Record<string, unknown>, Object.keys(v), out, 0, w);
+  entries(v as Record<string, unknown>, w.keys(v), out, 0, w);
   return out;
 }
 

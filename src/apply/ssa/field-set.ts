@@ -246,7 +246,7 @@ function sortedNodes(nodes: Iterable<ChildNode>): ChildNode[] {
 // readIterV1: an element with `{}` is a member, with `.` a member with children, otherwise a prefix.
 function read(fields: Record<string, unknown>, w: Work): { children: FieldSet | undefined; member: boolean } {
   const into: Reading = { children: undefined };
-  readFrom(fields, Object.keys(fields), 0, into, w);
+  readFrom(fields, w.keys(fields), 0, into, w);
   // A level read in pieces has its children set made before it is known to be empty.
   return { children: into.children, member: Object.hasOwn(fields, '.') || into.children === undefined };
 }

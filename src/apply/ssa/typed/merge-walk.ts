@@ -11,7 +11,7 @@ import { isMap } from '../value.js';
 import { fieldType, keyOf, ListItemError, listItemElement, TypedError } from './atoms.js';
 import { setOwn } from '../../../machinery/own-property.js';
 import type { Due } from '../../../machinery/pace.js';
-import { atOnce, PIECE, stepped, type Work } from '../../work.js';
+import { atOnce, LARGE_MAP, PIECE, stepped, type Work } from '../../work.js';
 
 /**
  * One node of the walk: both sides at a path. The path is the walk's one stack, valid only
@@ -333,17 +333,13 @@ function mapEntries(m: MapMerge, from: number, path: PathElement[], c: Walk): bo
 function keysOf(m: object, c: Walk): string[] {
   const known = c.large?.get(m);
   if (known !== undefined) return known;
-  const keys = Object.keys(m);
-  if (keys.length > LARGE) {
+  const keys = c.work.keys(m);
+  if (keys.length > LARGE_MAP) {
     c.large ??= new Map();
     c.large.set(m, keys);
-    c.work.spendMany(keys.length);
   }
   return keys;
 }
-
-/** Maps with more keys than this have their keys kept for the walk. */
-const LARGE = 256;
 
 function isObject(v: unknown): v is object {
   return typeof v === 'object' && v !== null;

@@ -9,7 +9,7 @@
  */
 import { setOwn } from '../../../machinery/own-property.js';
 import { type Due, runAtOnce } from '../../../machinery/pace.js';
-import { PIECE } from '../../work.js';
+import { LARGE_MAP, PIECE } from '../../work.js';
 import type { FieldSet } from '../field-set.js';
 import type { Atom, ListAtom, MapAtom } from '../typed-schema.js';
 import { isMap } from '../value.js';
@@ -37,10 +37,13 @@ type Open =
 /** removeItems, pausing between entries when due (machinery/pace.ts). */
 export function* removeItemsSteps(value: unknown, toRemove: FieldSet, atom: Atom, due: Due): Generator<void, unknown, void> {
   const stack: Open[] = [];
-  let result = enter(value, toRemove, atom, '', stack);
-  let steps = 0;
+  const count = { steps: 0 };
+  let result = enter(value, toRemove, atom, '', stack, count);
   while (stack.length > 0) {
-    if (++steps % PIECE === 0 && due()) yield;
+    if (++count.steps >= PIECE) {
+      count.steps = 0;
+      if (due()) yield;
+    }
     const top = stack[stack.length - 1];
     if ('list' in top) {
       if (top.i >= top.value.length) {
@@ -52,7 +55,7 @@ export function* removeItemsSteps(value: unknown, toRemove: FieldSet, atom: Atom
       const pe = listItemElement(top.list, i, top.value[i]);
       if (top.remove.members.has(pe.id)) continue;
       const below = top.remove.children.get(pe.id)?.set;
-      const item = below !== undefined && !below.empty() ? enter(top.value[i], below, top.list.elementType.atom, '', stack) : top.value[i];
+      const item = below !== undefined && !below.empty() ? enter(top.value[i], below, top.list.elementType.atom, '', stack, count) : top.value[i];
       if (item !== OPENED && item !== undefined) top.out.push(item);
       continue;
     }
@@ -67,7 +70,7 @@ export function* removeItemsSteps(value: unknown, toRemove: FieldSet, atom: Atom
     const below = top.remove.children.get(pe.id)?.set;
     const type = fieldType(top.map, key);
     const child = top.value[key];
-    const kept = below !== undefined && !below.empty() && type !== undefined ? enter(child, below, type, key, stack) : child;
+    const kept = below !== undefined && !below.empty() && type !== undefined ? enter(child, below, type, key, stack, count) : child;
     if (kept === OPENED || kept === undefined) continue;
     setOwn(top.out, key, kept);
     top.any = true;
@@ -79,7 +82,8 @@ export function* removeItemsSteps(value: unknown, toRemove: FieldSet, atom: Atom
 const OPENED = Symbol('opened');
 
 // The value as removeItems leaves it, or OPENED for a list or map now on the stack.
-function enter(value: unknown, remove: FieldSet, atom: Atom, slot: string, stack: Open[]): unknown {
+// Listing a large map's keys counts as that many steps (../../work.ts, Work.keys).
+function enter(value: unknown, remove: FieldSet, atom: Atom, slot: string, stack: Open[], count: { steps: number }): unknown {
   const form = formOf(atom, value);
   if (form === undefined || form === 'scalar') return value;
   if (form === 'list') {
@@ -90,7 +94,9 @@ function enter(value: unknown, remove: FieldSet, atom: Atom, slot: string, stack
   }
   const map = atom.map as MapAtom;
   if (!isMap(value) || map.relationship === 'atomic') return undefined;
-  stack.push({ map, value, keys: Object.keys(value), remove, i: 0, out: {}, any: false, slot });
+  const keys = Object.keys(value);
+  if (keys.length > LARGE_MAP) count.steps += keys.length;
+  stack.push({ map, value, keys, remove, i: 0, out: {}, any: false, slot });
   return OPENED;
 }
 

@@ -51,7 +51,7 @@ function walk(v: unknown, atom: Atom, path: PathElement[], set: FieldSet, w: Wor
     set.insert(path);
     return;
   }
-  if (isMap(v)) entries(v, Object.keys(v), t, 0, path, set, w);
+  if (isMap(v)) entries(v, w.keys(v), t, 0, path, set, w);
 }
 
 function items(v: unknown[], t: ListAtom, from: number, path: PathElement[], set: FieldSet, w: Work): void {

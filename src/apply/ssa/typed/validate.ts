@@ -109,7 +109,7 @@ function map(v: unknown, t: MapAtom, path: PathElement[], errs: Errors, w: Work)
     errs.push(new TypedError([...path], `expected map, got &{${describeValue(v)}}`));
     return;
   }
-  entries(v, Object.keys(v), t, 0, path, errs, w);
+  entries(v, w.keys(v), t, 0, path, errs, w);
 }
 
 function entries(v: Record<string, unknown>, keys: string[], t: MapAtom, from: number, path: PathElement[], errs: Errors, w: Work): void {
