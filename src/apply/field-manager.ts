@@ -16,9 +16,9 @@ import type { FieldSet } from './ssa/field-set.js';
 import { allowedConflictsFromLastApplied, conflictsNotAllowed, syncLastApplied } from './ssa/last-applied.js';
 import {
   copyManaged,
-  decodeManagedFields,
+  decodeManagedFieldsSteps,
   emptyManaged,
-  encodeManagedFields,
+  encodeManagedFieldsSteps,
   isResetManagedFields,
   type Managed,
   managerIdentifier,
@@ -26,12 +26,14 @@ import {
 import { stripMeta } from './ssa/strip-meta.js';
 import { typedErrorsMessage } from './ssa/typed/atoms.js';
 import { pruneUndeclared } from './ssa/typed/prune.js';
-import { validateTyped } from './ssa/typed/validate.js';
+import { validateTypedSteps } from './ssa/typed/validate.js';
 import type { TypeRef } from './ssa/typed-schema.js';
 import { Updater } from './ssa/updater.js';
 import { zeroObject } from './ssa/zero-object.js';
 import { setOwn } from '../machinery/own-property.js';
 import { type Due, type Pace, runAtOnce, runPaced } from '../machinery/pace.js';
+import { cloneJsonSteps } from './clone.js';
+import { stepped } from './work.js';
 
 export interface FieldManagerConfig {
   /** The kind's typed schema. */
@@ -85,13 +87,13 @@ export class FieldManager {
   private *updateSteps(live: Obj | undefined, next: Obj, manager: string, due: Due): Generator<void, Obj, void> {
     try {
       const liveObj = live ?? this.zero();
-      const managed = this.decodeLiveOrNew(liveObj, next);
+      const managed = yield* this.decodeLiveOrNew(liveObj, next, due);
       setManagedFields(next, undefined);
       if (due()) yield;
       const tracked = managed.fields.size > 0 || !hasUid(liveObj);
       const result = tracked ? yield* this.capUpdate(withoutManagedFields(liveObj), next, managed, manager, due) : managed;
       if (due()) yield;
-      setManagedFields(next, encodeManagedFields(result));
+      setManagedFields(next, yield* encodeManagedFieldsSteps(result, due));
     } catch {
       setManagedFields(next, undefined);
     }
@@ -116,7 +118,7 @@ export class FieldManager {
     const liveObj = live ?? this.zero();
     let managed: Managed;
     try {
-      managed = decodeManagedFields(metadataOf(liveObj)?.managedFields);
+      managed = yield* decodeManagedFieldsSteps(metadataOf(liveObj)?.managedFields, due);
     } catch (e) {
       throw internal(`failed to decode managed fields: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -128,7 +130,7 @@ export class FieldManager {
     try {
       const { object, managed: result } = yield* this.applyLastApplied(bare, config, managed, manager, force, due);
       if (due()) yield;
-      setManagedFields(object, encodeManagedFields(result));
+      setManagedFields(object, yield* encodeManagedFieldsSteps(result, due));
       return object;
     } catch (e) {
       if (e instanceof ApplyConflicts) throw applyConflictError(e);
@@ -170,7 +172,7 @@ export class FieldManager {
     force: boolean,
     due: Due,
   ): Generator<void, { object: Obj; managed: Managed }, void> {
-    const live = this.liveAsTyped(stored);
+    const live = yield* this.liveAsTyped(stored, due);
     if (due()) yield;
     if (managed.fields.size === 0) managed = yield* this.capUpdate(this.zero(), live, managed, BEFORE_FIRST_APPLY, due);
     const id = managerIdentifier({ manager: manager || 'unknown', operation: 'Apply', subresource: this.cfg.subresource });
@@ -193,7 +195,8 @@ export class FieldManager {
       // The write changed fields: they join the manager's entry, which gets the time.
       managed.fields.delete(CURRENT_OPERATION);
       const previous = managed.fields.get(id);
-      managed.fields.set(id, previous ? { set: own.set.union(previous.set), apiVersion: own.apiVersion, applied: own.applied } : own);
+      const set = previous === undefined ? own.set : yield* stepped((w) => own.set.union(previous.set, w), due);
+      managed.fields.set(id, set === own.set ? own : { set, apiVersion: own.apiVersion, applied: own.applied });
       managed.times.set(id, this.timestamp());
     }
     capUpdateManagers(managed);
@@ -201,10 +204,10 @@ export class FieldManager {
   }
 
   private *structuredUpdate(stored: Obj, next: Obj, managed: Managed, manager: string, due: Due) {
-    this.typed(next, 'new');
+    yield* this.typed(next, 'new', due);
     if (due()) yield;
     // The zero object (only ever had from zero()) is built from the type: it conforms.
-    const live = stored === this.zeroObj ? stored : this.liveAsTyped(stored);
+    const live = stored === this.zeroObj ? stored : yield* this.liveAsTyped(stored, due);
     if (due()) yield;
     return yield* this.updater.updateOwnershipSteps(live, next, this.cfg.apiVersion, managed.fields, manager, due);
   }
@@ -222,7 +225,7 @@ export class FieldManager {
     }
     const meta = metadataOf(config);
     if (meta?.managedFields !== undefined && meta.managedFields !== null) throw badRequest('metadata.managedFields must be nil');
-    const patchErrors = validateTyped(config, this.cfg.type.atom);
+    const patchErrors = yield* validateTypedSteps(config, this.cfg.type.atom, due);
     // Upstream 1.25 answers this with a reasonless 500; it is the client's configuration that is
     // wrong, so orch answers 400 (DESIGN: bad input never yields a 500), with upstream's text.
     if (patchErrors.length > 0) throw badRequest(`failed to create typed patch object (${this.gvknn(config)}): ${typedErrorsMessage(patchErrors)}`);
@@ -230,8 +233,8 @@ export class FieldManager {
     const { object, managers } = yield* this.updater.applySteps(live, config, this.cfg.apiVersion, managed.fields, id, force, due);
     managed.fields = managers;
     if (due()) yield;
-    if (object === undefined) return { object: structuredClone(live), changed: false };
-    return { object: structuredClone(object) as Obj, changed: true };
+    if (object === undefined) return { object: yield* cloneJsonSteps(live, due), changed: false };
+    return { object: (yield* cloneJsonSteps(object, due)) as Obj, changed: true };
   }
 
   /**
@@ -240,38 +243,39 @@ export class FieldManager {
    * `constructor` an inherited schema lookup once let through), are left out as upstream's typed
    * decoding of a stored object leaves them out; any other mismatch is the server's fault (500).
    */
-  private liveAsTyped(live: Obj): Obj {
-    if (validateTyped(live, this.cfg.type.atom).length === 0) return live;
+  private *liveAsTyped(live: Obj, due: Due): Generator<void, Obj, void> {
+    if ((yield* validateTypedSteps(live, this.cfg.type.atom, due)).length === 0) return live;
     const pruned = pruneUndeclared(live, this.cfg.type.atom) as Obj;
-    this.typed(pruned, 'live');
+    yield* this.typed(pruned, 'live', due);
     return pruned;
   }
 
   // ObjectToTyped: the object must conform to its type.
-  private typed(obj: Obj, which: 'new' | 'live'): void {
-    const errs = validateTyped(obj, this.cfg.type.atom);
+  private *typed(obj: Obj, which: 'new' | 'live', due: Due): Generator<void, void, void> {
+    const errs = yield* validateTypedSteps(obj, this.cfg.type.atom, due);
     if (errs.length > 0) throw internal(`failed to create typed ${which} object (${this.gvknn(obj)}): ${typedErrorsMessage(errs)}`);
   }
 
   // decodeLiveOrNew: a subresource write, a reset, or an empty or undecodable list in the
   // request all fall back to the live object's records (or none for a reset).
-  private decodeLiveOrNew(live: Obj, next: Obj): Managed {
-    const fromLive = (): Managed => {
+  private *decodeLiveOrNew(live: Obj, next: Obj, due: Due): Generator<void, Managed, void> {
+    const fromLive = function* (): Generator<void, Managed, void> {
       try {
-        return decodeManagedFields(metadataOf(live)?.managedFields);
+        return yield* decodeManagedFieldsSteps(metadataOf(live)?.managedFields, due);
       } catch {
         return emptyManaged();
       }
     };
-    if (this.cfg.subresource !== '') return fromLive();
+    if (this.cfg.subresource !== '') return yield* fromLive();
     const requested = metadataOf(next)?.managedFields;
     if (isResetManagedFields(requested)) return emptyManaged();
+    let managed: Managed | undefined;
     try {
-      const managed = decodeManagedFields(requested);
-      return managed.fields.size > 0 ? managed : fromLive();
+      managed = yield* decodeManagedFieldsSteps(requested, due);
     } catch {
-      return fromLive();
+      managed = undefined;
     }
+    return managed !== undefined && managed.fields.size > 0 ? managed : yield* fromLive();
   }
 
   private zero(): Obj {

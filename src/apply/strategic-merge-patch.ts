@@ -36,6 +36,9 @@ import {
   sliceElementKind,
 } from './strategic-order.js';
 import type { PatchSchema } from './strategic-schema.js';
+import { type Due, type Pace, runAtOnce, runPaced } from '../machinery/pace.js';
+import { cloneJsonSteps } from './clone.js';
+import { atOnce, stepped, type Work } from './work.js';
 
 export { PatchSchema } from './strategic-schema.js';
 
@@ -56,7 +59,21 @@ export function strategicMergePatch(original: JsonMap, patch: JsonMap, schema: P
  * can copy a large patch in a step of its own.
  */
 export function strategicMergePatchConsuming(original: JsonMap, ownPatch: JsonMap, schema: PatchSchema): JsonMap {
-  return mergeMap(structuredClone(original), ownPatch, schema);
+  return runAtOnce((due) => strategicMergePatchSteps(original, ownPatch, schema, due));
+}
+
+/**
+ * strategicMergePatchConsuming at the request's pace: the copy of the original and the merge of
+ * maps go in pieces (./work.ts), letting other work in between them once the pace is due.
+ */
+export function strategicMergePatchPaced(original: JsonMap, ownPatch: JsonMap, schema: PatchSchema, pace: Pace | undefined): JsonMap | Promise<JsonMap> {
+  return runPaced((due) => strategicMergePatchSteps(original, ownPatch, schema, due), pace);
+}
+
+function* strategicMergePatchSteps(original: JsonMap, ownPatch: JsonMap, schema: PatchSchema, due: Due): Generator<void, JsonMap, void> {
+  const own = yield* cloneJsonSteps(original, due);
+  if (due()) yield;
+  return yield* stepped((w) => mergeMap(own, ownPatch, schema, w), due);
 }
 
 /** Sets a key, even `__proto__`, as an own property. */
@@ -84,41 +101,59 @@ function directiveField(key: string, prefix: string): string {
 
 /**
  * A value the patch adds without merging, without its directives: an object carrying `$patch`
- * is dropped (returns undefined), in maps and lists alike.
+ * is dropped (returns undefined), in maps and lists alike. With `nulls`, null map values go too
+ * at any depth (an added value has nothing to delete). Maps are changed in place, lists copied;
+ * a large value is done in pieces of w.
  */
-function removeDirectives(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(removeDirectives).filter((e) => e !== undefined);
+function removeDirectives(v: unknown, nulls: boolean, w: Work): unknown {
+  if (Array.isArray(v)) {
+    const out: unknown[] = [];
+    keptItems(v, out, 0, nulls, w);
+    return out;
+  }
   if (!isPlainObject(v)) return v;
   if (Object.hasOwn(v, DIRECTIVE_MARKER)) return undefined;
-  for (const [k, e] of Object.entries(v)) {
-    const kept = removeDirectives(e);
-    if (kept === undefined) delete v[k];
-    else setKey(v, k, kept);
-  }
+  keptEntries(v, w.keys(v), 0, nulls, w);
   return v;
 }
 
-/** Removes null map values at any depth (an added value has nothing to delete). */
-function discardNulls(v: unknown): void {
-  if (Array.isArray(v)) for (const e of v) discardNulls(e);
-  else if (isPlainObject(v)) {
-    for (const [k, e] of Object.entries(v)) {
-      if (e === null) delete v[k];
-      else discardNulls(e);
+function keptItems(v: unknown[], out: unknown[], from: number, nulls: boolean, w: Work): void {
+  for (let i = from; i < v.length; i++) {
+    if (w.spend()) {
+      w.defer(() => keptItems(v, out, i, nulls, w));
+      return;
     }
+    const kept = removeDirectives(v[i], nulls, w);
+    if (kept !== undefined) out.push(kept);
+  }
+}
+
+function keptEntries(v: JsonMap, keys: string[], from: number, nulls: boolean, w: Work): void {
+  for (let i = from; i < keys.length; i++) {
+    if (w.spend()) {
+      w.defer(() => keptEntries(v, keys, i, nulls, w));
+      return;
+    }
+    const k = keys[i];
+    const e = v[k];
+    const kept = nulls && e === null ? undefined : removeDirectives(e, nulls, w);
+    if (kept === undefined) delete v[k];
+    else if (kept !== e) setKey(v, k, kept);
   }
 }
 
 /** Takes patch's value for key as it is, less directives and nulls. */
-function takePatchValue(original: JsonMap, key: string, value: unknown): void {
-  discardNulls(value);
-  const kept = removeDirectives(value);
+function takePatchValue(original: JsonMap, key: string, value: unknown, w: Work): void {
+  const kept = removeDirectives(value, true, w);
   if (kept === undefined) delete original[key];
   else setKey(original, key, kept);
 }
 
-/** Merges patch into original (both owned: changed in place), upstream's mergeMap. */
-function mergeMap(original: JsonMap, patch: JsonMap, schema: PatchSchema): JsonMap {
+/**
+ * Merges patch into original (both owned: changed in place), upstream's mergeMap. A map's keys
+ * go in pieces of w: what is left of them is merged in later pieces, into the same original.
+ */
+function mergeMap(original: JsonMap, patch: JsonMap, schema: PatchSchema, w: Work): JsonMap {
   if (Object.hasOwn(patch, DIRECTIVE_MARKER)) {
     const directive = patch[DIRECTIVE_MARKER];
     if (directive === REPLACE_DIRECTIVE) {
@@ -128,10 +163,23 @@ function mergeMap(original: JsonMap, patch: JsonMap, schema: PatchSchema): JsonM
     if (directive === DELETE_DIRECTIVE) return {};
     throw badPatchType(directive, patch);
   }
+  // Keys, not entries (the loop changes only original): a patch of 100,000 labels makes no pair
+  // array. Listed once: the directives handled first delete theirs from the patch.
+  const keys = w.keys(patch);
   applyRetainKeys(original, patch);
-  mergeOrderedLists(original, patch, schema);
-  // Keys, not entries (the loop changes only original): a patch of 100,000 labels makes no pair array.
-  for (const patchKey of Object.keys(patch)) {
+  mergeOrderedLists(original, patch, keys, schema);
+  mergeKeys(original, patch, keys, 0, schema, w);
+  return original;
+}
+
+function mergeKeys(original: JsonMap, patch: JsonMap, keys: string[], from: number, schema: PatchSchema, w: Work): void {
+  for (let i = from; i < keys.length; i++) {
+    if (w.spend()) {
+      w.defer(() => mergeKeys(original, patch, keys, i, schema, w));
+      return;
+    }
+    const patchKey = keys[i];
+    if (!Object.hasOwn(patch, patchKey)) continue;
     const patchValue = patch[patchKey];
     const isDeleteList = patchKey.startsWith(DELETE_FROM_PRIMITIVE_LIST_PREFIX);
     const key = isDeleteList ? directiveField(patchKey, DELETE_FROM_PRIMITIVE_LIST_PREFIX) : patchKey;
@@ -146,22 +194,21 @@ function mergeMap(original: JsonMap, patch: JsonMap, schema: PatchSchema): JsonM
     }
     const current = original[key];
     if (!Object.hasOwn(original, key) || goType(current) !== goType(patchValue)) {
-      if (!isDeleteList) takePatchValue(original, key, patchValue);
+      if (!isDeleteList) takePatchValue(original, key, patchValue, w);
       continue;
     }
     if (isPlainObject(current)) {
       const { sub, meta } = schema.lookupForStruct(key, false);
-      const merged = patchStrategyOf(meta.strategies) === REPLACE_DIRECTIVE ? patchValue : mergeMap(current, patchValue as JsonMap, sub);
+      const merged = patchStrategyOf(meta.strategies) === REPLACE_DIRECTIVE ? patchValue : mergeMap(current, patchValue as JsonMap, sub, w);
       setKey(original, key, merged);
     } else if (Array.isArray(current)) {
       const { sub, meta } = schema.lookupForSlice(key, false);
-      const { merged } = mergeList(current, patchValue as unknown[], sub, patchStrategyOf(meta.strategies), meta.mergeKey, isDeleteList);
+      const { merged } = mergeList(current, patchValue as unknown[], sub, patchStrategyOf(meta.strategies), meta.mergeKey, isDeleteList, w);
       setKey(original, key, merged);
     } else {
-      takePatchValue(original, key, patchValue);
+      takePatchValue(original, key, patchValue, w);
     }
   }
-  return original;
 }
 
 /**
@@ -186,10 +233,10 @@ function applyRetainKeys(original: JsonMap, patch: JsonMap): void {
  * orders the result: items the directive names in its order, the others where the live list
  * had them. The field is then done; the main merge skips it.
  */
-function mergeOrderedLists(original: JsonMap, patch: JsonMap, schema: PatchSchema): void {
+function mergeOrderedLists(original: JsonMap, patch: JsonMap, keys: string[], schema: PatchSchema): void {
   // The directives as the patch has them before any is handled (handling one deletes keys).
   const directives: [string, unknown][] = [];
-  for (const k of Object.keys(patch)) if (k.startsWith(SET_ELEMENT_ORDER_PREFIX)) directives.push([k, patch[k]]);
+  for (const k of keys) if (k.startsWith(SET_ELEMENT_ORDER_PREFIX)) directives.push([k, patch[k]]);
   for (const [directiveKey, order] of directives) {
     delete patch[directiveKey];
     if (!Array.isArray(order)) throw badArgType('slice', order);
@@ -207,8 +254,9 @@ function mergeOrderedLists(original: JsonMap, patch: JsonMap, schema: PatchSchem
     let merged: unknown[];
     let live = originalList;
     if (!foundPatch) merged = originalList;
-    else if (!foundOriginal) merged = removeDirectives(patchList) as unknown[];
-    else ({ merged, live } = mergeList(originalList, patchList, sub, strategy, meta.mergeKey, false));
+    // The lists are ordered next: they are merged at once.
+    else if (!foundOriginal) merged = atOnce((w) => removeDirectives(patchList, false, w)) as unknown[];
+    else ({ merged, live } = atOnce((w) => mergeList(originalList, patchList, sub, strategy, meta.mergeKey, false, w)));
     const { patchItems, serverOnly } = partitionByPresence(merged, order, meta.mergeKey);
     const kind = sliceElementKind(originalList, patchList);
     setKey(original, key, normalizeElementOrder(patchItems, serverOnly, order, live, meta.mergeKey, kind));
@@ -247,7 +295,7 @@ interface MergedList {
 }
 
 /** A list field: merged when its strategy is merge (or for a deletion list), else replaced. */
-function mergeList(original: unknown[], patch: unknown[], elem: PatchSchema, strategy: string, mergeKey: string, isDeleteList: boolean): MergedList {
+function mergeList(original: unknown[], patch: unknown[], elem: PatchSchema, strategy: string, mergeKey: string, isDeleteList: boolean, w: Work): MergedList {
   if (strategy !== MERGE_DIRECTIVE && !isDeleteList) return { merged: patch, live: original };
   if (original.length === 0 && patch.length === 0) return { merged: original, live: original };
   const kind = sliceElementKind(original, patch);
@@ -261,7 +309,7 @@ function mergeList(original: unknown[], patch: unknown[], elem: PatchSchema, str
     return { merged: normalizeElementOrder(patchItems, serverOnly, patch, original, mergeKey, kind), live: original };
   }
   if (mergeKey === '') throw patchError(`cannot merge lists without merge key for ${elem.kindName()}`);
-  return mergeObjectList(original as JsonMap[], patch as JsonMap[], mergeKey, elem);
+  return mergeObjectList(original as JsonMap[], patch as JsonMap[], mergeKey, elem, w);
 }
 
 /**
@@ -269,7 +317,7 @@ function mergeList(original: unknown[], patch: unknown[], elem: PatchSchema, str
  * that merge key, `replace` makes the patch's other items the whole list. Then each patch item
  * merges into the item with its merge key, or is appended.
  */
-function mergeObjectList(original: JsonMap[], patch: JsonMap[], mergeKey: string, elem: PatchSchema): MergedList {
+function mergeObjectList(original: JsonMap[], patch: JsonMap[], mergeKey: string, elem: PatchSchema, w: Work): MergedList {
   const plain: JsonMap[] = [];
   const toDelete: unknown[] = [];
   let replace = false;
@@ -300,7 +348,7 @@ function mergeObjectList(original: JsonMap[], patch: JsonMap[], mergeKey: string
     if (!Object.hasOwn(item, mergeKey)) throw noMergeKey(item, mergeKey);
     const i = index.find(item[mergeKey]);
     if (i >= 0) {
-      merged[i] = mergeMap(merged[i] as JsonMap, item, elem);
+      merged[i] = mergeMap(merged[i] as JsonMap, item, elem, w);
       index.add(merged[i], i);
     } else {
       merged.push(item);

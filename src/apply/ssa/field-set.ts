@@ -4,6 +4,7 @@
  * and may share unchanged child sets, so a set is never modified once another set refers to it;
  * only a set under construction is filled with insert().
  */
+import { atOnce, eachIn, sortThen, type Work } from '../work.js';
 import { comparePathElements, type Path, type PathElement, parsePathElement } from './path-element.js';
 
 interface ChildNode {
@@ -68,7 +69,7 @@ export class FieldSet {
     return node?.members.has(path[path.length - 1].id) === true;
   }
 
-  /** Set.Empty: no member anywhere in the trie. */
+  /** Set.Empty: no member anywhere in the trie (a complete set: not one an op is still filling). */
   empty(): boolean {
     if (this.members.size > 0) return false;
     for (const c of this.children.values()) if (!c.set.empty()) return false;
@@ -80,59 +81,81 @@ export class FieldSet {
     return this.children.get(pe.id)?.set ?? EMPTY;
   }
 
-  union(other: FieldSet): FieldSet {
+  /**
+   * The ops below take the walk's Work (../work.ts) to go in pieces: their result is complete
+   * once that work is drained. Without one they run at once.
+   */
+  union(other: FieldSet, w?: Work): FieldSet {
     if (other === this || other.isBare()) return this;
     if (this.isBare()) return other;
+    if (w === undefined) return atOnce((x) => this.union(other, x));
     const out = new FieldSet();
-    for (const pe of this.members.values()) out.addMember(pe);
-    for (const pe of other.members.values()) out.addMember(pe);
-    for (const [id, c] of this.children) {
-      const theirs = other.children.get(id);
-      out.addChild(theirs === undefined ? c : { pe: c.pe, set: c.set.union(theirs.set) });
-    }
-    for (const [id, c] of other.children) if (!this.children.has(id)) out.addChild(c);
+    eachIn(this.members.values(), w, (pe) => out.addMember(pe));
+    eachIn(other.members.values(), w, (pe) => out.addMember(pe));
+    eachIn(this.children.values(), w, (c) => {
+      const theirs = other.children.get(c.pe.id);
+      out.addChild(theirs === undefined ? c : { pe: c.pe, set: c.set.union(theirs.set, w) });
+    });
+    eachIn(other.children.values(), w, (c) => {
+      if (!this.children.has(c.pe.id)) out.addChild(c);
+    });
     return out;
   }
 
-  intersection(other: FieldSet): FieldSet {
+  intersection(other: FieldSet, w?: Work): FieldSet {
     if (this.isBare()) return this;
     if (other.isBare()) return other;
+    if (w === undefined) return atOnce((x) => this.intersection(other, x));
     const out = new FieldSet();
-    for (const [id, pe] of this.members) if (other.members.has(id)) out.addMember(pe);
-    for (const [id, c] of this.children) {
-      const theirs = other.children.get(id);
-      if (theirs === undefined) continue;
-      const set = c.set.intersection(theirs.set);
-      if (!set.empty()) out.addChild({ pe: c.pe, set });
-    }
+    // Each level visits the smaller side: a manager's small change against a large set costs little.
+    const [fewer, more] = this.members.size <= other.members.size ? [this, other] : [other, this];
+    eachIn(fewer.members.values(), w, (pe) => {
+      if (more.members.has(pe.id)) out.addMember(pe);
+    });
+    const [few, many] = this.children.size <= other.children.size ? [this, other] : [other, this];
+    eachIn(few.children.values(), w, (c) => {
+      const theirs = many.children.get(c.pe.id);
+      if (theirs === undefined) return;
+      out.addChildUnlessEmpty(c.pe, w, () => c.set.intersection(theirs.set, w));
+    });
     return out;
   }
 
   /** Members of other leave this set; a member of other does not remove the paths below it. */
-  difference(other: FieldSet): FieldSet {
-    return this.subtract(other, false);
+  difference(other: FieldSet, w?: Work): FieldSet {
+    return this.subtract(other, false, w);
   }
 
   /** Like difference, but a member of other also removes everything below it. */
-  recursiveDifference(other: FieldSet): FieldSet {
-    return this.subtract(other, true);
+  recursiveDifference(other: FieldSet, w?: Work): FieldSet {
+    return this.subtract(other, true, w);
   }
 
-  private subtract(other: FieldSet, recursive: boolean): FieldSet {
+  private subtract(other: FieldSet, recursive: boolean, w: Work | undefined): FieldSet {
     if (other.isBare() || this.isBare()) return this;
+    if (w === undefined) return atOnce((x) => this.subtract(other, recursive, x));
     const out = new FieldSet();
-    for (const [id, pe] of this.members) if (!other.members.has(id)) out.addMember(pe);
-    for (const [id, c] of this.children) {
-      if (recursive && other.members.has(id)) continue;
-      const theirs = other.children.get(id);
-      if (theirs === undefined) {
-        out.addChild(c);
-        continue;
-      }
-      const set = c.set.subtract(theirs.set, recursive);
-      if (!set.empty()) out.addChild({ pe: c.pe, set });
-    }
+    eachIn(this.members.values(), w, (pe) => {
+      if (!other.members.has(pe.id)) out.addMember(pe);
+    });
+    eachIn(this.children.values(), w, (c) => {
+      if (recursive && other.members.has(c.pe.id)) return;
+      const theirs = other.children.get(c.pe.id);
+      if (theirs === undefined) out.addChild(c);
+      else out.addChildUnlessEmpty(c.pe, w, () => c.set.subtract(theirs.set, recursive, w));
+    });
     return out;
+  }
+
+  /**
+   * Adds the set an op builds below pe unless it is empty. A set still being filled by work left
+   * for later pieces is added as it is: an empty child set reads as none everywhere (empty(),
+   * equals, paths, the FieldsV1 form).
+   */
+  private addChildUnlessEmpty(pe: PathElement, w: Work, op: () => FieldSet): void {
+    const before = w.deferred;
+    const set = op();
+    if (w.deferred !== before || !set.empty()) this.addChild({ pe, set });
   }
 
   equals(other: FieldSet): boolean {
@@ -162,28 +185,39 @@ export class FieldSet {
   }
 
   /** Set.ToJSON as the FieldsV1 object: sorted keys, `{}` leaves, `.` for a member with children. */
-  toFieldsV1(): Record<string, unknown> {
-    return this.emit(false);
+  toFieldsV1(w?: Work): Record<string, unknown> {
+    if (w === undefined) return atOnce((x) => this.emit(false, x));
+    return this.emit(false, w);
   }
 
-  private emit(includeSelf: boolean): Record<string, unknown> {
+  // Children left empty by an op that went in pieces are not written (nor is `.` for them).
+  private emit(includeSelf: boolean, w: Work): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    if (includeSelf && !this.isBare()) out['.'] = {};
+    if (includeSelf) out['.'] = {};
     const elements = [...this.members.values()];
-    for (const [id, c] of this.children) if (!this.members.has(id)) elements.push(c.pe);
-    if (elements.length > 1) elements.sort(comparePathElements);
-    for (const pe of elements) {
-      const child = this.children.get(pe.id);
-      out[pe.id] = child === undefined ? {} : child.set.emit(this.members.has(pe.id));
-    }
+    for (const c of this.children.values()) if (!this.members.has(c.pe.id) && !c.set.empty()) elements.push(c.pe);
+    sortThen(elements, comparePathElements, w, (sorted) => this.emitEach(sorted, 0, out, w));
     return out;
   }
 
+  private emitEach(elements: PathElement[], from: number, out: Record<string, unknown>, w: Work): void {
+    for (let i = from; i < elements.length; i++) {
+      if (w.spend()) {
+        w.defer(() => this.emitEach(elements, i, out, w));
+        return;
+      }
+      const pe = elements[i];
+      const child = this.children.get(pe.id);
+      out[pe.id] = child === undefined || child.set.empty() ? {} : child.set.emit(this.members.has(pe.id), w);
+    }
+  }
+
   /** Set.FromJSON: the set a FieldsV1 object encodes; throws PathElementError on a bad key. */
-  static fromFieldsV1(fields: unknown): FieldSet {
+  static fromFieldsV1(fields: unknown, w?: Work): FieldSet {
     if (fields === undefined || fields === null) return new FieldSet();
     if (typeof fields !== 'object' || Array.isArray(fields)) throw new TypeError('fieldsV1 must be an object');
-    return read(fields as Record<string, unknown>).children ?? new FieldSet();
+    if (w === undefined) return atOnce((x) => FieldSet.fromFieldsV1(fields, x));
+    return read(fields as Record<string, unknown>, w).children ?? new FieldSet();
   }
 
   /** No members and no children at all (cheaper than empty(); what union/difference may skip). */
@@ -210,28 +244,39 @@ function sortedNodes(nodes: Iterable<ChildNode>): ChildNode[] {
 }
 
 // readIterV1: an element with `{}` is a member, with `.` a member with children, otherwise a prefix.
-function read(fields: Record<string, unknown>): { children: FieldSet | undefined; member: boolean } {
-  let children: FieldSet | undefined;
-  let member = false;
-  for (const key of Object.keys(fields)) {
-    const value = fields[key];
-    if (key === '.') {
-      member = true;
-      continue;
+function read(fields: Record<string, unknown>, w: Work): { children: FieldSet | undefined; member: boolean } {
+  const into: Reading = { children: undefined };
+  readFrom(fields, w.keys(fields), 0, into, w);
+  // A level read in pieces has its children set made before it is known to be empty.
+  return { children: into.children, member: Object.hasOwn(fields, '.') || into.children === undefined };
+}
+
+interface Reading {
+  children: FieldSet | undefined;
+}
+
+function readFrom(fields: Record<string, unknown>, keys: string[], from: number, into: Reading, w: Work): void {
+  for (let i = from; i < keys.length; i++) {
+    if (w.spend()) {
+      into.children ??= new FieldSet();
+      const children = into.children;
+      w.defer(() => readFrom(fields, keys, i, { children }, w));
+      return;
     }
+    const key = keys[i];
+    if (key === '.') continue;
     const pe = parsePathElement(key);
     if (pe === undefined) continue;
+    const value = fields[key];
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError(`fieldsV1 entry ${key} must be an object`);
-    const sub = read(value as Record<string, unknown>);
+    const sub = read(value as Record<string, unknown>, w);
     if (sub.member) {
-      children ??= new FieldSet();
-      children.addMember(pe);
+      into.children ??= new FieldSet();
+      into.children.addMember(pe);
     }
     if (sub.children !== undefined) {
-      children ??= new FieldSet();
-      children.addChild({ pe, set: sub.children });
+      into.children ??= new FieldSet();
+      into.children.addChild({ pe, set: sub.children });
     }
   }
-  if (children === undefined) member = true;
-  return { children, member };
 }

@@ -8,6 +8,8 @@ import { rfc3339 } from '../../machinery/object.js';
 import { FieldSet } from './field-set.js';
 import { goJsonString } from './value.js';
 import { str } from '../../machinery/fields.js';
+import { type Due, runAtOnce } from '../../machinery/pace.js';
+import { stepped } from '../work.js';
 
 export type Operation = 'Apply' | 'Update';
 
@@ -125,10 +127,16 @@ function isEmptyEntry(e: unknown): boolean {
 
 /** DecodeManagedFields: the managers of an object's managedFields (absent: none). */
 export function decodeManagedFields(entries: unknown): Managed {
+  return runAtOnce((due) => decodeManagedFieldsSteps(entries, due));
+}
+
+/** decodeManagedFields, each entry's fields read in pieces (../work.ts), pausing between them when due. */
+export function* decodeManagedFieldsSteps(entries: unknown, due: Due): Generator<void, Managed, void> {
   const managed = emptyManaged();
   if (entries === undefined || entries === null) return managed;
   if (!Array.isArray(entries)) throw new ManagedFieldsError('managedFields must be a list');
-  entries.forEach((raw, i) => {
+  for (let i = 0; i < entries.length; i++) {
+    const raw: unknown = entries[i];
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ManagedFieldsError(`managed fields entry ${i} is not an object`);
     const e = raw as Record<string, unknown>;
     const operation = str(e.operation);
@@ -141,13 +149,13 @@ export function decodeManagedFields(entries: unknown): Managed {
     const id = managerIdentifier({ manager: str(e.manager), operation, apiVersion, subresource: str(e.subresource) });
     let set: FieldSet;
     try {
-      set = FieldSet.fromFieldsV1(e.fieldsV1);
+      set = yield* stepped((w) => FieldSet.fromFieldsV1(e.fieldsV1, w), due);
     } catch (err) {
       throw new ManagedFieldsError(`error decoding versioned set: error decoding set: ${err instanceof Error ? err.message : String(err)}`);
     }
     managed.fields.set(id, { set, apiVersion, applied: operation === 'Apply' });
     managed.times.set(id, normalizeTime(e.time));
-  });
+  }
   return managed;
 }
 
@@ -189,23 +197,31 @@ export interface ManagedFieldsEntry {
  * seconds, manager, apiVersion and subresource; undefined when no manager is left.
  */
 export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | undefined {
+  return runAtOnce((due) => encodeManagedFieldsSteps(managed, due));
+}
+
+/** encodeManagedFields, each set written in pieces (../work.ts), pausing between them when due. */
+export function* encodeManagedFieldsSteps(managed: Managed, due: Due): Generator<void, ManagedFieldsEntry[] | undefined, void> {
   if (managed.fields.size === 0) return undefined;
   const entries: ManagedFieldsEntry[] = [];
-  for (const [id, vs] of managed.fields) entries.push(encodeEntry(parseManagerIdentifier(id), vs, managed.times.get(id)));
+  for (const [id, vs] of managed.fields) {
+    const fieldsV1 = yield* stepped((w) => vs.set.toFieldsV1(w), due);
+    entries.push(encodeEntry(parseManagerIdentifier(id), vs, managed.times.get(id), fieldsV1));
+  }
   if (entries.length === 1) return entries;
   const keyed = entries.map((entry) => ({ entry, seconds: timeSeconds(entry.time) }));
   return keyed.sort(compareEntries).map((k) => k.entry);
 }
 
 // Fields assigned in upstream's order, which is the order JSON writes them in.
-function encodeEntry(info: Readonly<ManagerInfo>, vs: VersionedSet, time: string | undefined): ManagedFieldsEntry {
+function encodeEntry(info: Readonly<ManagerInfo>, vs: VersionedSet, time: string | undefined, fieldsV1: Record<string, unknown>): ManagedFieldsEntry {
   const entry = {} as ManagedFieldsEntry;
   if (info.manager) entry.manager = info.manager;
   entry.operation = vs.applied ? 'Apply' : info.operation;
   entry.apiVersion = vs.apiVersion;
   if (time !== undefined) entry.time = time;
   entry.fieldsType = 'FieldsV1';
-  entry.fieldsV1 = vs.set.toFieldsV1();
+  entry.fieldsV1 = fieldsV1;
   if (info.subresource) entry.subresource = info.subresource;
   return entry;
 }

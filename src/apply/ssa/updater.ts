@@ -14,12 +14,13 @@
 import { FieldSet } from './field-set.js';
 import type { VersionedSet } from './managed-fields.js';
 import { ApplyConflicts, conflictsFromManagers } from './conflict.js';
-import { type Comparison, compareTyped, excludeFields, isSame } from './typed/compare.js';
-import { mergeTyped } from './typed/merge.js';
-import { removeItems } from './typed/remove.js';
-import { toFieldSet } from './typed/to-field-set.js';
+import { type Comparison, compareTypedSteps, excludeFields, isSame } from './typed/compare.js';
+import { mergeTypedSteps } from './typed/merge.js';
+import { removeItemsSteps } from './typed/remove.js';
+import { toFieldSetSteps } from './typed/to-field-set.js';
 import type { Atom } from './typed-schema.js';
 import { type Due, runAtOnce } from '../../machinery/pace.js';
+import { stepped } from '../work.js';
 
 export type Managers = Map<string, VersionedSet>;
 
@@ -39,13 +40,13 @@ export class Updater {
     force: boolean,
     due: Due,
   ): Generator<void, { compare: Comparison; changed: FieldSet }, void> {
-    const compare = excludeFields(compareTyped(oldObj, newObj, this.atom), this.ignored);
+    const compare = yield* excludeFields(yield* compareTypedSteps(oldObj, newObj, this.atom, due), this.ignored, due);
     if (due()) yield;
-    const changed = compare.modified.union(compare.added);
+    const changed = yield* stepped((w) => compare.modified.union(compare.added, w), due);
     const conflicts: Managers = new Map();
     for (const [manager, vs] of managers) {
       if (manager === workflow) continue;
-      const conflictSet = vs.set.intersection(changed);
+      const conflictSet = yield* stepped((w) => vs.set.intersection(changed, w), due);
       if (!conflictSet.empty()) conflicts.set(manager, { set: conflictSet, apiVersion: vs.apiVersion, applied: false });
     }
     if (!force && conflicts.size > 0) throw new ApplyConflicts(conflictsFromManagers(conflicts));
@@ -53,8 +54,8 @@ export class Updater {
       if (manager === workflow) continue;
       let set = vs.set;
       const taken = conflicts.get(manager);
-      if (taken !== undefined) set = set.difference(taken.set);
-      if (!compare.removed.empty()) set = set.difference(compare.removed);
+      if (taken !== undefined) set = yield* difference(set, taken.set, due);
+      if (!compare.removed.empty()) set = yield* difference(set, compare.removed, due);
       if (set !== vs.set) managers.set(manager, { set, apiVersion: vs.apiVersion, applied: vs.applied });
     }
     for (const [manager, vs] of managers) if (vs.set.empty()) managers.delete(manager);
@@ -83,8 +84,9 @@ export class Updater {
     // the ignored fields out: a manager without fields before gets exactly the changed ones.
     let set = changed;
     if (previous !== undefined) {
-      set = previous.union(changed).difference(compare.removed);
-      if (this.ignored !== undefined) set = set.recursiveDifference(this.ignored);
+      const united = yield* stepped((w) => previous.union(changed, w), due);
+      set = yield* difference(united, compare.removed, due);
+      set = yield* this.withoutIgnored(set, due);
     }
     if (set.empty()) managers.delete(manager);
     else managers.set(manager, { set, apiVersion: version, applied: false });
@@ -117,11 +119,10 @@ export class Updater {
     due: Due,
   ): Generator<void, { object: unknown; managers: Managers }, void> {
     const managers: Managers = new Map(current);
-    let merged = mergeTyped(liveObj, config, this.atom);
+    let merged = yield* mergeTypedSteps(liveObj, config, this.atom, due);
     if (due()) yield;
     const lastSet = managers.get(manager);
-    let set = toFieldSet(config, this.atom);
-    if (this.ignored !== undefined) set = set.recursiveDifference(this.ignored);
+    const set = yield* this.withoutIgnored(yield* toFieldSetSteps(config, this.atom, due), due);
     managers.set(manager, { set, apiVersion: version, applied: true });
     if (due()) yield;
     merged = yield* this.prune(merged, managers, lastSet, due);
@@ -133,30 +134,44 @@ export class Updater {
   private *prune(merged: unknown, managers: Managers, lastSet: VersionedSet | undefined, due: Due): Generator<void, unknown, void> {
     if (lastSet === undefined || lastSet.set.empty()) return merged;
     // Nothing left at the root is an empty object, not an absent one.
-    let pruned: unknown = removeItems(merged, lastSet.set, this.atom) ?? {};
+    let pruned: unknown = (yield* removeItemsSteps(merged, lastSet.set, this.atom, due)) ?? {};
     if (due()) yield;
-    pruned = this.addBackOwnedItems(merged, pruned, managers);
+    pruned = yield* this.addBackOwnedItems(merged, pruned, managers, due);
     if (due()) yield;
-    return this.addBackDanglingItems(merged, pruned, lastSet.set);
+    return yield* this.addBackDanglingItems(merged, pruned, lastSet.set, due);
   }
 
   // Fields, list and map items other managers (or the new config) own come back.
-  private addBackOwnedItems(merged: unknown, pruned: unknown, managers: Managers): unknown {
+  private *addBackOwnedItems(merged: unknown, pruned: unknown, managers: Managers, due: Due): Generator<void, unknown, void> {
     let owned = new FieldSet();
-    for (const vs of managers.values()) owned = owned.union(vs.set);
-    const mergedSet = this.fieldSet(merged);
-    const prunedSet = this.fieldSet(pruned);
-    return removeItems(merged, mergedSet.difference(prunedSet.union(owned)), this.atom) ?? {};
+    for (const vs of managers.values()) owned = yield* stepped((w) => owned.union(vs.set, w), due);
+    const mergedSet = yield* this.fieldSet(merged, due);
+    const prunedSet = yield* this.fieldSet(pruned, due);
+    const kept = yield* stepped((w) => prunedSet.union(owned, w), due);
+    const gone = yield* difference(mergedSet, kept, due);
+    return (yield* removeItemsSteps(merged, gone, this.atom, due)) ?? {};
   }
 
   // Only what the applier owned last time may go: unowned fields and updaters' fields come back.
-  private addBackDanglingItems(merged: unknown, pruned: unknown, last: FieldSet): unknown {
-    const prunedSet = this.fieldSet(pruned);
-    const mergedSet = this.fieldSet(merged);
-    return removeItems(merged, mergedSet.difference(prunedSet).intersection(last), this.atom) ?? {};
+  private *addBackDanglingItems(merged: unknown, pruned: unknown, last: FieldSet, due: Due): Generator<void, unknown, void> {
+    const prunedSet = yield* this.fieldSet(pruned, due);
+    const mergedSet = yield* this.fieldSet(merged, due);
+    const gone = yield* difference(mergedSet, prunedSet, due);
+    const owned = yield* stepped((w) => gone.intersection(last, w), due);
+    return (yield* removeItemsSteps(merged, owned, this.atom, due)) ?? {};
   }
 
-  private fieldSet(v: unknown): FieldSet {
-    return v === undefined ? new FieldSet() : toFieldSet(v, this.atom);
+  private *fieldSet(v: unknown, due: Due): Generator<void, FieldSet, void> {
+    return v === undefined ? new FieldSet() : yield* toFieldSetSteps(v, this.atom, due);
   }
+
+  // The set without the fields the write's strategy resets.
+  private *withoutIgnored(set: FieldSet, due: Due): Generator<void, FieldSet, void> {
+    const ignored = this.ignored;
+    return ignored === undefined ? set : yield* stepped((w) => set.recursiveDifference(ignored, w), due);
+  }
+}
+
+function difference(set: FieldSet, other: FieldSet, due: Due): Generator<void, FieldSet, void> {
+  return stepped((w) => set.difference(other, w), due);
 }

@@ -5,7 +5,7 @@
  */
 import { apiSchemas } from '../../api/schema/index.js';
 import { applyJsonPatchInSlices } from '../../apply/json-patch.js';
-import { mergePatch } from '../../apply/merge-patch.js';
+import { mergePatchPaced } from '../../apply/merge-patch.js';
 import type { PatchSchema } from '../../apply/strategic-merge-patch.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
@@ -84,7 +84,7 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     // read again from the text, which costs about half of copying the decoded value.
     const own = ((await parseJson(raw, pace)) ?? {}) as Obj;
     if (pace?.due()) await pace.yield();
-    return smp.strategicMergePatchConsuming(current, own, schema);
+    return smp.strategicMergePatchPaced(current, own, schema, pace);
   };
   const transform = async (current: Obj): Promise<Obj> => {
     const patched = (
@@ -92,7 +92,7 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
         ? await applyJsonPatchInSlices(current, patch)
         : type === STRATEGIC_MERGE_PATCH && strategic !== undefined
           ? await strategicPatched(current, strategic)
-          : mergePatch(current, patch)
+          : await mergePatchPaced(current, patch, pace)
     ) as Obj;
     if (pace?.due()) await pace.yield();
     if (!isPlainObject(patched)) throw badRequest('the patched object is not an object');

@@ -6,7 +6,9 @@
 import { deepEqual } from '../../../machinery/deep-equal.js';
 import { FieldSet } from '../field-set.js';
 import type { Atom } from '../typed-schema.js';
-import { mergeWalk, type WalkNode } from './merge-walk.js';
+import { type MergeRules, mergeWalk, mergeWalkSteps, type WalkNode } from './merge-walk.js';
+import type { Due } from '../../../machinery/pace.js';
+import { stepped } from '../../work.js';
 
 export interface Comparison {
   added: FieldSet;
@@ -19,8 +21,24 @@ export interface Comparison {
  * sides differ (every caller validates both sides first, which reports them anywhere).
  */
 export function compareTyped(lhs: unknown, rhs: unknown, atom: Atom): Comparison {
-  const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
-  mergeWalk(lhs, rhs, atom, {
+  const c = emptyComparison();
+  mergeWalk(lhs, rhs, atom, comparing(c));
+  return c;
+}
+
+/** compareTyped in pieces (../../work.ts), pausing between them when due. */
+export function* compareTypedSteps(lhs: unknown, rhs: unknown, atom: Atom, due: Due): Generator<void, Comparison, void> {
+  const c = emptyComparison();
+  yield* mergeWalkSteps(lhs, rhs, atom, comparing(c), due);
+  return c;
+}
+
+function emptyComparison(): Comparison {
+  return { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
+}
+
+function comparing(c: Comparison): MergeRules {
+  return {
     output: false,
     leaf(n: WalkNode) {
       if (n.lhs === undefined) c.added.insert(n.path);
@@ -32,11 +50,10 @@ export function compareTyped(lhs: unknown, rhs: unknown, atom: Atom): Comparison
       if (n.lhs === undefined) c.added.insert(n.path);
       else if (n.rhs === undefined) c.removed.insert(n.path);
     },
-    // Nothing below equal lists or maps is added, modified or removed: one deepEqual instead of
-    // the typed walk (most of an update is unchanged).
-    skip: (n: WalkNode) => typeof n.lhs === 'object' && n.lhs !== null && typeof n.rhs === 'object' && n.rhs !== null && deepEqual(n.lhs, n.rhs),
-  });
-  return c;
+    // Nothing below equal lists or maps is added, modified or removed: one comparison instead
+    // of the typed walk (most of an update is unchanged).
+    skipEqual: true,
+  };
 }
 
 /** True when nothing changed. */
@@ -44,8 +61,11 @@ export function isSame(c: Comparison): boolean {
   return c.added.empty() && c.modified.empty() && c.removed.empty();
 }
 
-/** Comparison.ExcludeFields: the changes outside the fields a strategy resets. */
-export function excludeFields(c: Comparison, fields: FieldSet | undefined): Comparison {
+/** Comparison.ExcludeFields: the changes outside the fields a strategy resets, in pieces (../../work.ts). */
+export function* excludeFields(c: Comparison, fields: FieldSet | undefined, due: Due): Generator<void, Comparison, void> {
   if (fields === undefined || fields.empty()) return c;
-  return { added: c.added.recursiveDifference(fields), modified: c.modified.recursiveDifference(fields), removed: c.removed.recursiveDifference(fields) };
+  const added = yield* stepped((w) => c.added.recursiveDifference(fields, w), due);
+  const modified = yield* stepped((w) => c.modified.recursiveDifference(fields, w), due);
+  const removed = yield* stepped((w) => c.removed.recursiveDifference(fields, w), due);
+  return { added, modified, removed };
 }

@@ -10,6 +10,8 @@ import type { Atom, ListAtom, MapAtom } from '../typed-schema.js';
 import { isMap } from '../value.js';
 import { fieldType, keyOf, ListItemError, listItemElement, TypedError } from './atoms.js';
 import { setOwn } from '../../../machinery/own-property.js';
+import type { Due } from '../../../machinery/pace.js';
+import { atOnce, LARGE_MAP, PIECE, stepped, type Work } from '../../work.js';
 
 /**
  * One node of the walk: both sides at a path. The path is the walk's one stack, valid only
@@ -26,19 +28,44 @@ export interface MergeRules {
   leaf(node: WalkNode): unknown;
   /** Called after a non-leaf node has been merged. */
   postItem?(node: WalkNode): void;
-  /** True for a node (list or map) not to walk at all: it yields nothing (compare: equal sides). */
-  skip?(node: WalkNode): boolean;
+  /** True when a list or map equal on both sides is not walked at all: it yields nothing (compare). */
+  readonly skipEqual?: boolean;
   /** False when only the rules' effects matter (compare): no output is built. */
   readonly output: boolean;
 }
 
 /** The merged value of lhs and rhs (undefined when none); throws TypedError on duplicate keys. */
 export function mergeWalk(lhs: unknown, rhs: unknown, atom: Atom, rules: MergeRules): unknown {
-  const errs: TypedError[] = [];
+  const c = atOnce((w) => start(lhs, rhs, atom, rules, w));
+  return end(c);
+}
+
+/** mergeWalk in pieces (../../work.ts), pausing between them when due. */
+export function* mergeWalkSteps(lhs: unknown, rhs: unknown, atom: Atom, rules: MergeRules, due: Due): Generator<void, unknown, void> {
+  return end(yield* stepped((w) => start(lhs, rhs, atom, rules, w), due));
+}
+
+// One walk: its rules, its errors and its work.
+interface Walk {
+  readonly rules: MergeRules;
+  readonly errs: TypedError[];
+  readonly work: Work;
+  out: unknown;
+  // The keys of the large maps seen, which the equality checks at each of their ancestors and
+  // the map's own walk would otherwise list again (listing 100,000 keys takes milliseconds).
+  large?: Map<object, string[]>;
+}
+
+function start(lhs: unknown, rhs: unknown, atom: Atom, rules: MergeRules, work: Work): Walk {
+  const c: Walk = { rules, errs: [], work, out: undefined, large: undefined };
   const path: PathElement[] = [];
-  const out = mergeNode({ lhs, rhs, path }, path, atom, rules, errs);
-  if (errs.length > 0) throw errs[0];
-  return out;
+  c.out = mergeNode({ lhs, rhs, path }, path, atom, c);
+  return c;
+}
+
+function end(c: Walk): unknown {
+  if (c.errs.length > 0) throw c.errs[0];
+  return c.out;
 }
 
 interface State {
@@ -47,20 +74,20 @@ interface State {
 }
 
 // path is node.path, writable: a child's walk pushes its element and pops it when done.
-function mergeNode(node: WalkNode, path: PathElement[], atom: Atom, rules: MergeRules, errs: TypedError[]): unknown {
+function mergeNode(node: WalkNode, path: PathElement[], atom: Atom, c: Walk): unknown {
   if (node.lhs === undefined && node.rhs === undefined) return undefined;
-  if (rules.skip?.(node)) return undefined;
+  if (c.rules.skipEqual && isObject(node.lhs) && isObject(node.rhs) && equalWithin(node.lhs, node.rhs, c)) return undefined;
   const state: State = { inLeaf: false, out: undefined };
   const left = deduced(atom, node.lhs);
   const right = deduced(atom, node.rhs);
   // An absent side takes the other's form; two forms are each walked (the lhs one for effect).
-  if (node.rhs === undefined) handle(left, atom, node, path, state, rules, errs);
-  else if (node.lhs === undefined || left === right) handle(right, atom, node, path, state, rules, errs);
+  if (node.rhs === undefined) handle(left, atom, node, path, state, c);
+  else if (node.lhs === undefined || left === right) handle(right, atom, node, path, state, c);
   else {
-    handle(left, atom, node, path, { ...state }, rules, errs);
-    handle(right, atom, node, path, state, rules, errs);
+    handle(left, atom, node, path, { ...state }, c);
+    handle(right, atom, node, path, state, c);
   }
-  if (!state.inLeaf) rules.postItem?.(node);
+  if (!state.inLeaf) c.rules.postItem?.(node);
   return state.out;
 }
 
@@ -79,11 +106,11 @@ function deduced(atom: Atom, v: unknown): Deduced {
 }
 
 // handleAtom: the deduced form, or for the whole atom the first of map, scalar, list.
-function handle(d: Deduced, atom: Atom, node: WalkNode, path: PathElement[], state: State, rules: MergeRules, errs: TypedError[]): void {
-  if ((d === 'map' || d === 'all') && atom.map) doMap(atom.map, node, path, state, rules, errs);
-  else if ((d === 'scalar' || d === 'all') && atom.scalar) doLeaf(node, state, rules);
-  else if ((d === 'list' || d === 'all') && atom.list) doList(atom.list, node, path, state, rules, errs);
-  else errs.push(new TypedError([...path], 'schema error: invalid atom: inlined'));
+function handle(d: Deduced, atom: Atom, node: WalkNode, path: PathElement[], state: State, c: Walk): void {
+  if ((d === 'map' || d === 'all') && atom.map) doMap(atom.map, node, path, state, c);
+  else if ((d === 'scalar' || d === 'all') && atom.scalar) doLeaf(node, state, c.rules);
+  else if ((d === 'list' || d === 'all') && atom.list) doList(atom.list, node, path, state, c);
+  else c.errs.push(new TypedError([...path], 'schema error: invalid atom: inlined'));
 }
 
 function doLeaf(node: WalkNode, state: State, rules: MergeRules): void {
@@ -101,13 +128,18 @@ function asMap(v: unknown): Record<string, unknown> | undefined {
   return isMap(v) ? v : undefined;
 }
 
-function doList(t: ListAtom, node: WalkNode, path: PathElement[], state: State, rules: MergeRules, errs: TypedError[]): void {
+function doList(t: ListAtom, node: WalkNode, path: PathElement[], state: State, c: Walk): void {
   const lhs = asList(node.lhs);
   const rhs = asList(node.rhs);
   // Empty or null on both sides is a leaf, which keeps the empty/null distinction.
   const emptyBoth = (lhs === undefined || lhs.length === 0) && (rhs === undefined || rhs.length === 0);
-  if (t.relationship === 'atomic' || emptyBoth) doLeaf(node, state, rules);
-  else if (lhs !== undefined || rhs !== undefined) visitListItems(t, lhs ?? [], rhs ?? [], path, state, rules, errs);
+  if (t.relationship === 'atomic' || emptyBoth) doLeaf(node, state, c.rules);
+  else if (lhs !== undefined || rhs !== undefined) {
+    const merge = new ListMerge(t, lhs ?? [], rhs ?? [], path);
+    // A merge that goes on in later pieces hands over its output now (its items are always
+    // values, so it is not empty).
+    if (!merge.run(c) || merge.out.length > 0) state.out = merge.out;
+  }
 }
 
 interface Indexed {
@@ -115,127 +147,240 @@ interface Indexed {
   byId: Map<string, unknown>;
 }
 
-function index(t: ListAtom, list: unknown[], path: readonly PathElement[], errs: TypedError[]): Indexed {
-  const pes: PathElement[] = [];
-  const byId = new Map<string, unknown>();
-  for (let i = 0; i < list.length; i++) {
-    let pe: PathElement;
-    try {
-      pe = listItemElement(t, i, list[i]);
-    } catch (e) {
-      if (!(e instanceof ListItemError)) throw e;
-      errs.push(new TypedError([...path], `element ${i}: ${e.message}`));
-      continue;
-    }
-    if (byId.has(pe.id)) {
-      errs.push(new TypedError([...path], `duplicate entries for key ${pathElementString(pe)}`));
-      continue;
-    }
-    byId.set(pe.id, list[i]);
-    pes.push(pe);
-  }
-  return { pes, byId };
-}
-
-// The merged order keeps the rhs order of the items both sides share, with lhs-only items
-// staying where they were relative to them and rhs-only items placed as the rhs places them.
-function visitListItems(t: ListAtom, lhsList: unknown[], rhsList: unknown[], path: PathElement[], state: State, rules: MergeRules, errs: TypedError[]): void {
-  const r = index(t, rhsList, path, errs);
-  const l = index(t, lhsList, path, errs);
-  const shared = r.pes.filter((pe) => l.byId.has(pe.id));
+/**
+ * The merge of two associative or set lists, in phases that can each stop and go on in a later
+ * piece: naming the rhs items, naming the lhs items, finding the shared ones, merging.
+ *
+ * The merged order keeps the rhs order of the items both sides share, with lhs-only items
+ * staying where they were relative to them and rhs-only items placed as the rhs places them.
+ */
+class ListMerge {
+  private phase = 0;
+  private i = 0;
+  private readonly r: Indexed = { pes: [], byId: new Map() };
+  private readonly l: Indexed = { pes: [], byId: new Map() };
+  private readonly shared: PathElement[] = [];
   // The shared item due next, in rhs order (upstream's nextShared).
-  let next = 0;
-  const out: unknown[] = [];
-  const item = (pe: PathElement, lhs: unknown, rhs: unknown) => {
-    path.push(pe);
-    const merged = mergeNode({ lhs, rhs, path }, path, t.elementType.atom, rules, errs);
-    path.pop();
-    if (rules.output && merged !== undefined) out.push(merged);
-  };
-  let li = 0;
-  let ri = 0;
-  while (li < l.pes.length || ri < r.pes.length) {
-    if (li < l.pes.length && ri < r.pes.length) {
-      const pe = l.pes[li];
-      if (pe.id === r.pes[ri].id) {
-        item(pe, l.byId.get(pe.id), r.byId.get(pe.id));
-        li++;
-        ri++;
-        next++;
-        continue;
+  private next = 0;
+  private li = 0;
+  private ri = 0;
+  readonly out: unknown[] = [];
+
+  constructor(
+    private readonly t: ListAtom,
+    private readonly lhsList: unknown[],
+    private readonly rhsList: unknown[],
+    private path: PathElement[],
+  ) {}
+
+  /** Runs the merge; false when its piece was spent and it goes on in a deferred rest. */
+  run(c: Walk): boolean {
+    if (this.phase === 0 && !this.index(this.rhsList, this.r, c)) return this.defer(c);
+    if (this.phase === 1 && !this.index(this.lhsList, this.l, c)) return this.defer(c);
+    if (this.phase === 2) {
+      const { r, l } = this;
+      for (; this.i < r.pes.length; this.i++) {
+        if (c.work.spend()) return this.defer(c);
+        if (l.byId.has(r.pes[this.i].id)) this.shared.push(r.pes[this.i]);
       }
-      const due = shared[next];
-      if (r.byId.has(pe.id) && due !== undefined && due.id !== pe.id) {
-        // A shared item, but not the one due next: it is merged where the rhs has it.
-        li++;
-        continue;
-      }
+      this.phase++;
     }
-    if (li < l.pes.length) {
-      const pe = l.pes[li];
-      if (!r.byId.has(pe.id)) {
-        item(pe, l.byId.get(pe.id), undefined);
-        li++;
-        continue;
-      }
-    }
-    if (ri < r.pes.length) {
-      const pe = r.pes[ri];
-      item(pe, l.byId.get(pe.id), r.byId.get(pe.id));
-      ri++;
-      if (shared[next]?.id === pe.id) next++;
-      continue;
-    }
-    // Only an lhs item already merged at its rhs place is left here; never loop on it.
-    li++;
+    return this.merge(c) || this.defer(c);
   }
-  if (out.length > 0) state.out = out;
+
+  private defer(c: Walk): false {
+    const path = [...this.path];
+    this.path = path;
+    c.work.defer(() => this.run(c));
+    return false;
+  }
+
+  private index(list: unknown[], into: Indexed, c: Walk): boolean {
+    for (; this.i < list.length; this.i++) {
+      if (c.work.spend()) return false;
+      const i = this.i;
+      let pe: PathElement;
+      try {
+        pe = listItemElement(this.t, i, list[i]);
+      } catch (e) {
+        if (!(e instanceof ListItemError)) throw e;
+        c.errs.push(new TypedError([...this.path], `element ${i}: ${e.message}`));
+        continue;
+      }
+      if (into.byId.has(pe.id)) {
+        c.errs.push(new TypedError([...this.path], `duplicate entries for key ${pathElementString(pe)}`));
+        continue;
+      }
+      into.byId.set(pe.id, list[i]);
+      into.pes.push(pe);
+    }
+    this.phase++;
+    this.i = 0;
+    return true;
+  }
+
+  private item(pe: PathElement, lhs: unknown, rhs: unknown, c: Walk): void {
+    const path = this.path;
+    path.push(pe);
+    const merged = mergeNode({ lhs, rhs, path }, path, this.t.elementType.atom, c);
+    path.pop();
+    if (c.rules.output && merged !== undefined) this.out.push(merged);
+  }
+
+  // False when the piece was spent before the lists were.
+  private merge(c: Walk): boolean {
+    const { l, r, shared } = this;
+    while (this.li < l.pes.length || this.ri < r.pes.length) {
+      if (c.work.spend()) return false;
+      if (this.li < l.pes.length && this.ri < r.pes.length) {
+        const pe = l.pes[this.li];
+        if (pe.id === r.pes[this.ri].id) {
+          this.item(pe, l.byId.get(pe.id), r.byId.get(pe.id), c);
+          this.li++;
+          this.ri++;
+          this.next++;
+          continue;
+        }
+        const due = shared[this.next];
+        if (r.byId.has(pe.id) && due !== undefined && due.id !== pe.id) {
+          // A shared item, but not the one due next: it is merged where the rhs has it.
+          this.li++;
+          continue;
+        }
+      }
+      if (this.li < l.pes.length) {
+        const pe = l.pes[this.li];
+        if (!r.byId.has(pe.id)) {
+          this.item(pe, l.byId.get(pe.id), undefined, c);
+          this.li++;
+          continue;
+        }
+      }
+      if (this.ri < r.pes.length) {
+        const pe = r.pes[this.ri];
+        this.item(pe, l.byId.get(pe.id), r.byId.get(pe.id), c);
+        this.ri++;
+        if (shared[this.next]?.id === pe.id) this.next++;
+        continue;
+      }
+      // Only an lhs item already merged at its rhs place is left here; never loop on it.
+      this.li++;
+    }
+    return true;
+  }
 }
 
-function doMap(t: MapAtom, node: WalkNode, path: PathElement[], state: State, rules: MergeRules, errs: TypedError[]): void {
+function doMap(t: MapAtom, node: WalkNode, path: PathElement[], state: State, c: Walk): void {
   const lhs = asMap(node.lhs);
   const rhs = asMap(node.rhs);
   if (t.relationship === 'atomic') {
-    doLeaf(node, state, rules);
+    doLeaf(node, state, c.rules);
     return;
   }
   // The keys once per side: they also say whether a side is empty (a for-in that stops at the
-  // first key still lists every key of a large map first).
-  const lhsKeys = lhs === undefined ? undefined : Object.keys(lhs);
-  const rhsKeys = rhs === undefined ? undefined : Object.keys(rhs);
-  if ((lhsKeys === undefined || lhsKeys.length === 0) && (rhsKeys === undefined || rhsKeys.length === 0)) {
-    doLeaf(node, state, rules);
+  // first key still lists every key of a large map first). The rhs keys wait for the rhs part
+  // of the walk when the lhs has keys: listing a large map's keys is a piece's work of its own.
+  const lhsKeys = lhs === undefined ? NO_KEYS : keysOf(lhs, c);
+  const rhsKeys = rhs === undefined ? NO_KEYS : lhsKeys.length === 0 ? keysOf(rhs, c) : undefined;
+  if (lhsKeys.length === 0 && rhsKeys?.length === 0) {
+    doLeaf(node, state, c.rules);
     return;
   }
-  const out: Record<string, unknown> | undefined = rules.output ? {} : undefined;
+  const out: Record<string, unknown> | undefined = c.rules.output ? {} : undefined;
+  if (mapEntries({ t, lhs, rhs, lhsKeys, rhsKeys, out }, 0, path, c)) state.out = out;
+}
+
+const NO_KEYS: string[] = [];
+
+interface MapMerge {
+  readonly t: MapAtom;
+  readonly lhs: Record<string, unknown> | undefined;
+  readonly rhs: Record<string, unknown> | undefined;
+  readonly lhsKeys: string[];
+  rhsKeys: string[] | undefined;
+  readonly out: Record<string, unknown> | undefined;
+}
+
+/**
+ * The keys of both sides from position `from` (the lhs keys, then the rhs-only ones); true when
+ * one got a value, or when the rest goes on in a later piece (a map with that many keys has
+ * typed values: its output is not empty).
+ */
+function mapEntries(m: MapMerge, from: number, path: PathElement[], c: Walk): boolean {
+  const { t, lhs, rhs, lhsKeys, out } = m;
+  const nl = lhsKeys.length;
   let any = false;
-  if (lhs !== undefined && lhsKeys !== undefined) {
-    for (const key of lhsKeys) if (visitKey(t, key, lhs[key], rhs === undefined ? undefined : own(rhs, key), path, out, rules, errs)) any = true;
-  }
-  if (rhs !== undefined && rhsKeys !== undefined) {
-    for (const key of rhsKeys) {
+  for (let i = from; ; i++) {
+    if (i >= nl && m.rhsKeys === undefined) m.rhsKeys = rhs === undefined ? NO_KEYS : keysOf(rhs, c);
+    if (i >= nl + (m.rhsKeys?.length ?? 0)) return any;
+    if (c.work.spend()) {
+      const at = [...path];
+      c.work.defer(() => mapEntries(m, i, at, c));
+      return true;
+    }
+    if (i < nl) {
+      const key = lhsKeys[i];
+      if (visitKey(t, key, (lhs as Record<string, unknown>)[key], rhs === undefined ? undefined : own(rhs, key), path, out, c)) any = true;
+    } else {
+      const key = (m.rhsKeys as string[])[i - nl];
       if (lhs !== undefined && Object.hasOwn(lhs, key)) continue;
-      if (visitKey(t, key, undefined, rhs[key], path, out, rules, errs)) any = true;
+      if (visitKey(t, key, undefined, (rhs as Record<string, unknown>)[key], path, out, c)) any = true;
     }
   }
-  if (any) state.out = out;
+}
+
+// A map's keys; a large map's are listed once per walk, and count as the piece's work.
+function keysOf(m: object, c: Walk): string[] {
+  const known = c.large?.get(m);
+  if (known !== undefined) return known;
+  const keys = c.work.keys(m);
+  if (keys.length > LARGE_MAP) {
+    c.large ??= new Map();
+    c.large.set(m, keys);
+  }
+  return keys;
+}
+
+function isObject(v: unknown): v is object {
+  return typeof v === 'object' && v !== null;
+}
+
+/**
+ * Whether two JSON values are equal, giving up (false) once a piece's worth of entries was
+ * compared: the walk, which goes in pieces, then finds what differs.
+ */
+function equalWithin(a: object, b: object, c: Walk): boolean {
+  const budget = { left: PIECE };
+  return equalBounded(a, b, budget, c);
+}
+
+function equalBounded(a: unknown, b: unknown, budget: { left: number }, c: Walk): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    if ((budget.left -= a.length) < 0) return false;
+    for (let i = 0; i < a.length; i++) if (!equalBounded(a[i], b[i], budget, c)) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ak = keysOf(a, c);
+  // Over budget before listing the other side's keys.
+  if ((budget.left -= ak.length) < 0) return false;
+  const bo = b as Record<string, unknown>;
+  if (ak.length !== keysOf(bo, c).length) return false;
+  const ao = a as Record<string, unknown>;
+  // Own keys only: `constructor` in one object never matches an inherited member of the other.
+  for (const k of ak) if (!Object.hasOwn(bo, k) || !equalBounded(ao[k], bo[k], budget, c)) return false;
+  return true;
 }
 
 // One key of a map, merged into out (when there is one); true when it got a value.
-function visitKey(
-  t: MapAtom,
-  key: string,
-  l: unknown,
-  r: unknown,
-  path: PathElement[],
-  out: Record<string, unknown> | undefined,
-  rules: MergeRules,
-  errs: TypedError[],
-): boolean {
+function visitKey(t: MapAtom, key: string, l: unknown, r: unknown, path: PathElement[], out: Record<string, unknown> | undefined, c: Walk): boolean {
   const type = fieldType(t, key);
   if (type === undefined) return false;
   path.push(keyOf(key));
-  const merged = mergeNode({ lhs: l, rhs: r, path }, path, type, rules, errs);
+  const merged = mergeNode({ lhs: l, rhs: r, path }, path, type, c);
   path.pop();
   if (out === undefined || merged === undefined) return false;
   setOwn(out, key, merged);

@@ -4,6 +4,8 @@
  * is not a declared struct field. A declared field holding a non-empty struct is owned through
  * its own fields, not as a whole.
  */
+import type { Due } from '../../../machinery/pace.js';
+import { atOnce, stepped, type Work } from '../../work.js';
 import { FieldSet } from '../field-set.js';
 import type { PathElement } from '../path-element.js';
 import type { Atom, ListAtom, MapAtom } from '../typed-schema.js';
@@ -12,13 +14,23 @@ import { fieldType, formOf, keyOf, listItemElement } from './atoms.js';
 
 /** The field set of a value already validated against atom. */
 export function toFieldSet(value: unknown, atom: Atom): FieldSet {
+  return atOnce((w) => start(value, atom, w));
+}
+
+/** toFieldSet in pieces (../../work.ts), pausing between them when due. */
+export function toFieldSetSteps(value: unknown, atom: Atom, due: Due): Generator<void, FieldSet, void> {
+  return stepped((w) => start(value, atom, w), due);
+}
+
+function start(value: unknown, atom: Atom, w: Work): FieldSet {
   const set = new FieldSet();
-  walk(value, atom, [], set);
+  walk(value, atom, [], set, w);
   return set;
 }
 
-// path is the one stack of the walk: each step pushes and pops its element.
-function walk(v: unknown, atom: Atom, path: PathElement[], set: FieldSet): void {
+// path is the one stack of the walk: each step pushes and pops its element (a deferred rest
+// walks on a copy).
+function walk(v: unknown, atom: Atom, path: PathElement[], set: FieldSet, w: Work): void {
   const form = formOf(atom, v);
   if (form === undefined) return;
   if (form === 'scalar') {
@@ -31,13 +43,7 @@ function walk(v: unknown, atom: Atom, path: PathElement[], set: FieldSet): void 
       set.insert(path);
       return;
     }
-    if (!Array.isArray(v)) return;
-    for (let i = 0; i < v.length; i++) {
-      path.push(listItemElement(t, i, v[i]));
-      walk(v[i], t.elementType.atom, path, set);
-      set.insert(path);
-      path.pop();
-    }
+    if (Array.isArray(v)) items(v, t, 0, path, set, w);
     return;
   }
   const t = atom.map as MapAtom;
@@ -45,12 +51,35 @@ function walk(v: unknown, atom: Atom, path: PathElement[], set: FieldSet): void 
     set.insert(path);
     return;
   }
-  if (!isMap(v)) return;
-  for (const key of Object.keys(v)) {
+  if (isMap(v)) entries(v, w.keys(v), t, 0, path, set, w);
+}
+
+function items(v: unknown[], t: ListAtom, from: number, path: PathElement[], set: FieldSet, w: Work): void {
+  for (let i = from; i < v.length; i++) {
+    if (w.spend()) {
+      const at = [...path];
+      w.defer(() => items(v, t, i, at, set, w));
+      return;
+    }
+    path.push(listItemElement(t, i, v[i]));
+    walk(v[i], t.elementType.atom, path, set, w);
+    set.insert(path);
+    path.pop();
+  }
+}
+
+function entries(v: Record<string, unknown>, keys: string[], t: MapAtom, from: number, path: PathElement[], set: FieldSet, w: Work): void {
+  for (let i = from; i < keys.length; i++) {
+    if (w.spend()) {
+      const at = [...path];
+      w.defer(() => entries(v, keys, t, i, at, set, w));
+      return;
+    }
+    const key = keys[i];
     const type = fieldType(t, key);
     if (type === undefined) continue;
     path.push(keyOf(key));
-    walk(v[key], type, path, set);
+    walk(v[key], type, path, set, w);
     if (!t.fields.has(key)) set.insert(path);
     path.pop();
   }

@@ -3,27 +3,52 @@
  * value has a type its schema allows, every key is declared (unless the map takes any key),
  * every associative-list item can be named and no two items share a name.
  */
+import type { Due } from '../../../machinery/pace.js';
+import { atOnce, stepped, type Work } from '../../work.js';
 import { type PathElement, pathElementString } from '../path-element.js';
 import type { Atom, ListAtom, MapAtom, ScalarType } from '../typed-schema.js';
 import { describeValue, isMap } from '../value.js';
 import { fieldType, formOf, keyOf, ListItemError, listItemElement, TypedError } from './atoms.js';
 
+/**
+ * The errors in walk order: the rest of a loop deferred to a later piece (../../work.ts) reports
+ * into a list of its own, placed where the loop stopped.
+ */
+type Errors = (TypedError | Errors)[];
+
 /** The typed errors of value against atom, in walk order (empty when it conforms). */
 export function validateTyped(value: unknown, atom: Atom): TypedError[] {
-  const errs: TypedError[] = [];
-  walk(value, atom, [], errs);
+  return flatten(atOnce((w) => start(value, atom, w)));
+}
+
+/** validateTyped in pieces, pausing between them when due (machinery/pace.ts). */
+export function* validateTypedSteps(value: unknown, atom: Atom, due: Due): Generator<void, TypedError[], void> {
+  return flatten(yield* stepped((w) => start(value, atom, w), due));
+}
+
+function start(value: unknown, atom: Atom, w: Work): Errors {
+  const errs: Errors = [];
+  walk(value, atom, [], errs, w);
   return errs;
 }
 
-// path is the one stack of the walk (each step pushes and pops its element): an error keeps a copy.
-function walk(v: unknown, atom: Atom, path: PathElement[], errs: TypedError[]): void {
-  const form = formOf(atom, v);
-  if (form === 'scalar') scalar(v, atom.scalar as ScalarType, path, errs);
-  else if (form === 'list') list(v, atom.list as ListAtom, path, errs);
-  else if (form === 'map') map(v, atom.map as MapAtom, path, errs);
+function flatten(errs: Errors, out: TypedError[] = []): TypedError[] {
+  for (const e of errs) {
+    if (Array.isArray(e)) flatten(e, out);
+    else out.push(e);
+  }
+  return out;
 }
 
-function scalar(v: unknown, t: ScalarType, path: PathElement[], errs: TypedError[]): void {
+// path is the one stack of the walk (each step pushes and pops its element): an error keeps a copy.
+function walk(v: unknown, atom: Atom, path: PathElement[], errs: Errors, w: Work): void {
+  const form = formOf(atom, v);
+  if (form === 'scalar') scalar(v, atom.scalar as ScalarType, path, errs);
+  else if (form === 'list') list(v, atom.list as ListAtom, path, errs, w);
+  else if (form === 'map') map(v, atom.map as MapAtom, path, errs, w);
+}
+
+function scalar(v: unknown, t: ScalarType, path: PathElement[], errs: Errors): void {
   if (v === null || v === undefined) return;
   switch (t) {
     case 'numeric':
@@ -40,14 +65,25 @@ function scalar(v: unknown, t: ScalarType, path: PathElement[], errs: TypedError
   }
 }
 
-function list(v: unknown, t: ListAtom, path: PathElement[], errs: TypedError[]): void {
+function list(v: unknown, t: ListAtom, path: PathElement[], errs: Errors, w: Work): void {
   if (v === null || v === undefined) return;
   if (!Array.isArray(v)) {
     errs.push(new TypedError([...path], `expected list, got &{${describeValue(v)}}`));
     return;
   }
-  const seen = t.relationship === 'associative' ? new Set<string>() : undefined;
-  for (let i = 0; i < v.length; i++) {
+  items(v, t, t.relationship === 'associative' ? new Set<string>() : undefined, 0, path, errs, w);
+}
+
+// The items of a list from index `from` on (a deferred rest starts past 0).
+function items(v: unknown[], t: ListAtom, seen: Set<string> | undefined, from: number, path: PathElement[], errs: Errors, w: Work): void {
+  for (let i = from; i < v.length; i++) {
+    if (w.spend()) {
+      const rest: Errors = [];
+      errs.push(rest);
+      const at = [...path];
+      w.defer(() => items(v, t, seen, i, at, rest, w));
+      return;
+    }
     let pe: PathElement;
     try {
       pe = listItemElement(t, i, v[i]);
@@ -62,18 +98,30 @@ function list(v: unknown, t: ListAtom, path: PathElement[], errs: TypedError[]):
       seen.add(pe.id);
     }
     path.push(pe);
-    walk(v[i], t.elementType.atom, path, errs);
+    walk(v[i], t.elementType.atom, path, errs, w);
     path.pop();
   }
 }
 
-function map(v: unknown, t: MapAtom, path: PathElement[], errs: TypedError[]): void {
+function map(v: unknown, t: MapAtom, path: PathElement[], errs: Errors, w: Work): void {
   if (v === null || v === undefined) return;
   if (!isMap(v)) {
     errs.push(new TypedError([...path], `expected map, got &{${describeValue(v)}}`));
     return;
   }
-  for (const key of Object.keys(v)) {
+  entries(v, w.keys(v), t, 0, path, errs, w);
+}
+
+function entries(v: Record<string, unknown>, keys: string[], t: MapAtom, from: number, path: PathElement[], errs: Errors, w: Work): void {
+  for (let i = from; i < keys.length; i++) {
+    if (w.spend()) {
+      const rest: Errors = [];
+      errs.push(rest);
+      const at = [...path];
+      w.defer(() => entries(v, keys, t, i, at, rest, w));
+      return;
+    }
+    const key = keys[i];
     const type = fieldType(t, key);
     path.push(keyOf(key));
     if (type === undefined) {
@@ -82,7 +130,7 @@ function map(v: unknown, t: MapAtom, path: PathElement[], errs: TypedError[]): v
       path.pop();
       return;
     }
-    walk(v[key], type, path, errs);
+    walk(v[key], type, path, errs, w);
     path.pop();
   }
 }
