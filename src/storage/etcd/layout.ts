@@ -8,7 +8,6 @@
  * by that one at this boundary, the same on every replica, so resource versions stay
  * comparable across replicas and etcd revision = resource version + ETCD_EMPTY_REVISION.
  */
-import type { IKeyValue } from 'etcd3';
 import type { KeyValue } from '../interface.js';
 
 /** etcd's revision before its first write. */
@@ -90,8 +89,8 @@ export class KeySpace {
     return this.root + key.subarray(this.prefix.length).toString('utf8');
   }
 
-  /** A store KeyValue from etcd's. */
-  keyValue(kv: IKeyValue): KeyValue {
+  /** A store KeyValue from etcd's (as either etcd client decodes it: revisions as numbers or decimal strings). */
+  keyValue(kv: { key: Buffer; value: Buffer; create_revision: string | number; mod_revision: string | number }): KeyValue {
     return {
       key: this.storeKey(kv.key),
       value: new Uint8Array(kv.value.buffer, kv.value.byteOffset, kv.value.byteLength),
