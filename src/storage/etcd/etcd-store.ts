@@ -227,7 +227,7 @@ export class EtcdStore implements Store {
       setImmediate(() => onError?.(new StoreError('Closed', prefix, 'store is closed')));
       return () => {};
     }
-    const w = new EtcdWatch(this.client, this.keys, prefix, fromRevision, sink, onError, onProgress, {
+    const w = new EtcdWatch(this.kv, this.keys, prefix, fromRevision, sink, onError, onProgress, {
       observe: (rev) => this.observe(rev),
       compacted: (rev) => {
         this.compacted = Math.max(this.compacted, rev);

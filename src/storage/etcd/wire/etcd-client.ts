@@ -1,6 +1,6 @@
 /**
- * etcd's KV service (Range and Txn, all the store's reads and writes) and the member's Status
- * (the health check) over node:http2 directly.
+ * etcd's KV service (Range and Txn, all the store's reads and writes), the watch stream and the
+ * member's Status (the health check) over node:http2 directly.
  *
  * Why not the etcd3 package here, which orch uses for the rest (leases, compaction,
  * defragmentation; a few calls a minute): etcd3 runs on @grpc/grpc-js and protobufjs, whose channel and subchannel
@@ -22,6 +22,7 @@ import {
 } from './kv-messages.js';
 import { decodeStatusResponse, encodeStatusRequest, type StatusResponse } from './maintenance-messages.js';
 import { type UnaryCallOptions, unaryCall } from './unary-call.js';
+import { EtcdWatchStream, type WatchTarget } from './watch-stream.js';
 
 /**
  * upstream's apiserver accepts responses of any size its client can hold (math.MaxInt32); a
@@ -37,15 +38,11 @@ export interface EtcdClientOptions extends EtcdConnectionOptions {
 export class EtcdClient {
   private readonly connection: EtcdConnection;
   private readonly callOptions: UnaryCallOptions;
+  private watchStream: EtcdWatchStream | undefined;
 
   constructor(opts: EtcdClientOptions) {
     this.connection = new EtcdConnection(opts);
     this.callOptions = { timeoutMs: opts.callTimeoutMs, maxReceiveBytes: MAX_RECEIVE_BYTES };
-  }
-
-  /** The sessions this client's calls use (the watch streams share them). */
-  get sessions(): EtcdConnection {
-    return this.connection;
   }
 
   /** KV.Range. */
@@ -64,8 +61,15 @@ export class EtcdClient {
     return unaryCall(this.connection, '/etcdserverpb.Maintenance/Status', encodeStatusRequest(), decodeStatusResponse, opts);
   }
 
-  /** Closes the sessions; calls still in flight fail. */
+  /** Watch.Watch: target's watcher on the client's one watch stream (opened on first use); returns its cancel. */
+  watch(target: WatchTarget): () => void {
+    this.watchStream ??= new EtcdWatchStream(this.connection);
+    return this.watchStream.watch(target);
+  }
+
+  /** Closes the watch stream and the sessions; calls still in flight fail. */
   close(): void {
+    this.watchStream?.close();
     this.connection.close();
   }
 }
