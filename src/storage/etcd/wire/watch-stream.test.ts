@@ -121,7 +121,8 @@ describe('etcd watch stream', () => {
 
     cancelB();
     await until(() => etcd.requests.some((r) => r.request_union === 'cancel_request'), 'a cancel request');
-    assert.equal((etcd.requests.find((r) => r.request_union === 'cancel_request')?.cancel_request as { watch_id: number }).watch_id, 1);
+    const cancel = etcd.requests.find((r) => r.request_union === 'cancel_request');
+    assert.equal((cancel?.cancel_request as { watch_id?: number } | undefined)?.watch_id, 1);
   });
 
   it('creates its watchers again on a new stream, from where each says it is, after the stream is lost', async () => {
