@@ -6,9 +6,7 @@
  * revision + 1 with previous values (watch.ts). Keys sit under the `--etcd-prefix`, revisions
  * are etcd's shifted by one (layout.ts).
  *
- * Reads and writes (Range, Txn) go through orch's own HTTP/2 client (wire/kv-client.ts, which
- * says why); leases, status, defragmentation and compaction, a few calls a minute, through the
- * etcd3 package.
+ * etcd is reached through orch's own HTTP/2 gRPC client (wire/etcd-client.ts, which says why).
  *
  * The synchronous views (currentRevision, compactedRevision, dbSize) are what this replica
  * has seen: every response header and watch moves the revision forward; dbSize is etcd's
@@ -17,8 +15,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { ConstantBackoff, handleWhen, retry } from 'cockatiel';
-import { Etcd3, type IOptions } from 'etcd3';
 import {
   type KeyValue,
   type RangeOptions,
@@ -74,30 +70,6 @@ function readTls(opts: EtcdTls & { servers: string[] }): { ca: Buffer; cert?: Bu
   };
 }
 
-/** The etcd3 client options for servers and TLS. */
-function etcdClientOptions(opts: { servers: string[]; callTimeoutMs?: number }, tls: ReturnType<typeof readTls>): IOptions {
-  const timeout = opts.callTimeoutMs ?? DEFAULT_ETCD_CALL_TIMEOUT_MS;
-  return {
-    hosts: opts.servers,
-    credentials: tls ? { rootCertificate: tls.ca, privateKey: tls.key, certChain: tls.cert } : undefined,
-    dialTimeout: timeout,
-    // As upstream's client: a member that stops answering (hung, or the network gone) is noticed
-    // by keepalive pings, so watches on it reconnect elsewhere instead of waiting forever.
-    grpcOptions: { 'grpc.keepalive_time_ms': 30_000, 'grpc.keepalive_timeout_ms': 10_000, 'grpc.keepalive_permit_without_calls': 1 },
-    // Calls end at their deadline; streams (watches) live on and resume by themselves.
-    defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
-    // No blind retries: a Txn whose reply was lost may have committed, and a retried create
-    // would then answer AlreadyExists for its own write. Only a call that never left (no
-    // connection to the member it picked) is tried on the next member, once per member.
-    faultHandling: { global: retry(handleWhen(neverSent), { maxAttempts: opts.servers.length, backoff: new ConstantBackoff(0) }) },
-  };
-}
-
-/** A call that failed before reaching etcd: no connection to the member (gRPC's own words). */
-function neverSent(err: Error): boolean {
-  return /No connection established|ECONNREFUSED/.test(err.message);
-}
-
 export class EtcdStore implements Store {
   readonly remote = true;
   private rev = 0;
@@ -118,8 +90,7 @@ export class EtcdStore implements Store {
   private readonly expiring: { prefix: string; ttlSeconds: number }[] = [];
 
   private constructor(
-    private readonly client: Etcd3,
-    private readonly kv: EtcdClient,
+    private readonly client: EtcdClient,
     opts: EtcdStoreOptions,
   ) {
     this.keys = new KeySpace(opts.prefix ?? DEFAULT_ETCD_PREFIX, opts.keyRoot);
@@ -133,12 +104,11 @@ export class EtcdStore implements Store {
   static async connect(opts: EtcdStoreOptions): Promise<EtcdStore> {
     const tls = readTls(opts);
     const timeout = opts.callTimeoutMs ?? DEFAULT_ETCD_CALL_TIMEOUT_MS;
-    const client = new Etcd3(etcdClientOptions(opts, tls));
-    const kv = new EtcdClient({ servers: opts.servers, tls, dialTimeoutMs: timeout, callTimeoutMs: timeout });
-    const store = new EtcdStore(client, kv, opts);
+    const client = new EtcdClient({ servers: opts.servers, tls, dialTimeoutMs: timeout, callTimeoutMs: timeout });
+    const store = new EtcdStore(client, opts);
     try {
       await store.refreshSize();
-      store.compacted = Math.max(0, await lastCompaction(kv));
+      store.compacted = Math.max(0, await lastCompaction(client));
     } catch (err) {
       await store.close();
       throw storeErrorOf(err, '');
@@ -146,18 +116,18 @@ export class EtcdStore implements Store {
     return store;
   }
 
-  /** The etcd3 client (for the compactor and the health check, which use the same connection). */
-  get etcd(): Etcd3 {
+  /** The etcd client (for the shared compactor, which uses the same connection). */
+  get etcd(): EtcdClient {
     return this.client;
   }
 
   /** The member's status answered within timeoutMs, or rejects: the `etcd` health check. */
   async ping(timeoutMs: number): Promise<void> {
-    await this.kv.status(timeoutMs);
+    await this.client.status(timeoutMs);
   }
 
   async get(key: string, opts: { revision?: number } = {}): Promise<KeyValue | undefined> {
-    const res = await this.call(key, () => this.kv.range({ key: this.keys.key(key), revision: this.readRevision(opts.revision) }));
+    const res = await this.call(key, () => this.client.range({ key: this.keys.key(key), revision: this.readRevision(opts.revision) }));
     return res.kvs.length > 0 ? this.keys.keyValue(res.kvs[0]) : undefined;
   }
 
@@ -166,7 +136,7 @@ export class EtcdStore implements Store {
     // An empty span still asks etcd, so a future or compacted revision is refused as for any range.
     const { start, end } = span ?? { start: this.keys.key(prefix), end: this.keys.key(prefix) };
     const res = await this.call(prefix, () =>
-      this.kv.range({ key: start, range_end: end, limit: opts.limit ?? 0, revision: this.readRevision(opts.revision) }),
+      this.client.range({ key: start, range_end: end, limit: opts.limit ?? 0, revision: this.readRevision(opts.revision) }),
     );
     const items = span ? res.kvs.map((kv) => this.keys.keyValue(kv)) : [];
     return {
@@ -185,7 +155,7 @@ export class EtcdStore implements Store {
   async create(key: string, value: Uint8Array): Promise<number> {
     const etcdKey = this.keys.key(key);
     const res = await this.put(key, value, (lease) =>
-      this.kv.txn({
+      this.client.txn({
         compare: [{ key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: 0 }],
         success: [{ request_put: { key: etcdKey, value, lease } }],
       }),
@@ -197,7 +167,7 @@ export class EtcdStore implements Store {
   async update(key: string, value: Uint8Array, expectedModRevision: number): Promise<number> {
     const etcdKey = this.keys.key(key);
     const res = await this.put(key, value, (lease) =>
-      this.kv.txn({
+      this.client.txn({
         compare: [{ key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: toEtcdRevision(expectedModRevision) }],
         success: [{ request_put: { key: etcdKey, value, lease } }],
         failure: [{ request_range: { key: etcdKey } }],
@@ -216,7 +186,7 @@ export class EtcdStore implements Store {
         ? { key: etcdKey, target: 'Mod', result: 'Greater', mod_revision: 0 }
         : { key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: toEtcdRevision(expectedModRevision) };
     const res = await this.call(key, () =>
-      this.kv.txn({ compare: [compare], success: [{ request_delete_range: { key: etcdKey } }], failure: [{ request_range: { key: etcdKey } }] }),
+      this.client.txn({ compare: [compare], success: [{ request_delete_range: { key: etcdKey } }], failure: [{ request_range: { key: etcdKey } }] }),
     );
     if (!res.succeeded) throw this.conflictOrMissing(key, res.responses[0]?.response_range);
     return fromEtcdRevision(res.header.revision);
@@ -227,7 +197,7 @@ export class EtcdStore implements Store {
       setImmediate(() => onError?.(new StoreError('Closed', prefix, 'store is closed')));
       return () => {};
     }
-    const w = new EtcdWatch(this.kv, this.keys, prefix, fromRevision, sink, onError, onProgress, {
+    const w = new EtcdWatch(this.client, this.keys, prefix, fromRevision, sink, onError, onProgress, {
       observe: (rev) => this.observe(rev),
       compacted: (rev) => {
         this.compacted = Math.max(this.compacted, rev);
@@ -253,7 +223,7 @@ export class EtcdStore implements Store {
   async compact(revision: number): Promise<void> {
     await this.call('', async () => {
       try {
-        const res = await this.client.kv.compact({ revision: toEtcdRevision(revision), physical: true });
+        const res = await this.client.compact(toEtcdRevision(revision), true);
         this.observeHeader(res.header);
       } catch (err) {
         // Compacting to a revision already compacted is a no-op, as in the other stores.
@@ -266,7 +236,7 @@ export class EtcdStore implements Store {
     // etcd's quota counts its file, which compaction leaves as large as it was: past half the
     // quota a store that deleted and compacted would stay full until defragmented, so it is.
     if (this.fileSize > this.limits.quotaBackendBytes / 2) {
-      await this.call('', () => this.client.maintenance.defragment()).catch(() => {});
+      await this.call('', () => this.client.defragment()).catch(() => {});
       await this.refreshSize().catch(() => {});
     }
   }
@@ -284,7 +254,6 @@ export class EtcdStore implements Store {
     // Writes issued before close still commit and answer.
     await Promise.allSettled([...this.pending]);
     this.client.close();
-    this.kv.close();
   }
 
   /** Runs one etcd call: Closed after close, the header's revision observed, failures as StoreErrors. */
@@ -292,7 +261,7 @@ export class EtcdStore implements Store {
     if (this.closed) return Promise.reject(new StoreError('Closed', key, 'store is closed'));
     const p = op().then(
       (res) => {
-        const header = (res as { header?: ResponseHeader | { revision: string } } | undefined)?.header;
+        const header = (res as { header?: ResponseHeader } | undefined)?.header;
         if (header) this.observeHeader(header);
         return res;
       },
@@ -357,7 +326,7 @@ export class EtcdStore implements Store {
     return revision ? toEtcdRevision(revision) : 0;
   }
 
-  private observeHeader(header: { revision: string | number }): void {
+  private observeHeader(header: ResponseHeader): void {
     this.observe(fromEtcdRevision(header.revision));
   }
 
@@ -368,7 +337,7 @@ export class EtcdStore implements Store {
   /** Polls etcd's in-use size; what this replica put before the poll is in it from now on. */
   private async refreshSize(): Promise<void> {
     const putBefore = this.putSince;
-    const status = await this.kv.status();
+    const status = await this.client.status();
     this.observeHeader(status.header);
     this.fileSize = status.dbSize;
     this.polledSize = status.dbSizeInUse || status.dbSize;

@@ -10,6 +10,7 @@ import protobuf from 'protobufjs';
 import { ProtoDecodeError } from '../../../machinery/protobuf-wire.js';
 import { GRPC_FRAME_HEADER_BYTES } from './grpc-frame.js';
 import { decodeRangeResponse, decodeTxnResponse, encodeRangeRequest, encodeTxnRequest } from './kv-messages.js';
+import { decodeLeaseGrantResponse, decodeStatusResponse, encodeCompactionRequest, encodeLeaseGrantRequest } from './maintenance-messages.js';
 
 const require = createRequire(import.meta.url);
 const root = new protobuf.Root().loadSync(require.resolve('etcd3/proto/rpc.proto'), { keepCase: true });
@@ -17,6 +18,10 @@ const TxnRequest = root.lookupType('etcdserverpb.TxnRequest');
 const RangeRequest = root.lookupType('etcdserverpb.RangeRequest');
 const TxnResponse = root.lookupType('etcdserverpb.TxnResponse');
 const RangeResponse = root.lookupType('etcdserverpb.RangeResponse');
+const CompactionRequest = root.lookupType('etcdserverpb.CompactionRequest');
+const LeaseGrantRequest = root.lookupType('etcdserverpb.LeaseGrantRequest');
+const LeaseGrantResponse = root.lookupType('etcdserverpb.LeaseGrantResponse');
+const StatusResponse = root.lookupType('etcdserverpb.StatusResponse');
 const asObject = { longs: String, enums: String, bytes: String, defaults: true, oneofs: true } as const;
 
 /** The message of a one-message gRPC frame, checking its header. */
@@ -159,5 +164,32 @@ describe('etcd KV messages', () => {
     assert.throws(() => decodeRangeResponse(Buffer.from([0x1a, 0x01, 0x00])), /wire type 2/);
     // A varint that never ends.
     assert.throws(() => decodeRangeResponse(Buffer.from([0x20, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01])), ProtoDecodeError);
+  });
+
+  it('encodes compaction and lease grants, decodes lease ids with all 64 bits and the status sizes', () => {
+    assert.deepEqual(CompactionRequest.toObject(CompactionRequest.decode(payload(encodeCompactionRequest({ revision: 1234, physical: true }))), asObject), {
+      revision: '1234',
+      physical: true,
+    });
+    assert.equal(LeaseGrantRequest.toObject(LeaseGrantRequest.decode(payload(encodeLeaseGrantRequest(3660))), asObject).TTL, '3660');
+    const grant = decodeLeaseGrantResponse(
+      Buffer.from(LeaseGrantResponse.encode(LeaseGrantResponse.fromObject({ header: { revision: 5 }, ID: '7587869812345678901', TTL: 3660 })).finish()),
+    );
+    assert.deepEqual(grant, { header: { revision: 5 }, ID: '7587869812345678901', TTL: 3660 });
+    const status = decodeStatusResponse(
+      Buffer.from(
+        StatusResponse.encode(
+          StatusResponse.fromObject({
+            header: { revision: 9 },
+            version: '3.4.23',
+            dbSize: 2 ** 33,
+            leader: '9223372036854775807',
+            errors: ['x'],
+            dbSizeInUse: 4096,
+          }),
+        ).finish(),
+      ),
+    );
+    assert.deepEqual(status, { header: { revision: 9 }, dbSize: 2 ** 33, dbSizeInUse: 4096 });
   });
 });
