@@ -16,7 +16,7 @@ export const ETCD_EMPTY_REVISION = 1;
 /** upstream's default --etcd-prefix. */
 export const DEFAULT_ETCD_PREFIX = '/registry';
 
-/** A store revision from an etcd revision (etcd3 returns them as decimal strings). */
+/** A store revision from an etcd revision (a number, or the decimal text compact_rev_key holds). */
 export function fromEtcdRevision(rev: string | number): number {
   return Number(rev) - ETCD_EMPTY_REVISION;
 }
@@ -89,8 +89,8 @@ export class KeySpace {
     return this.root + key.subarray(this.prefix.length).toString('utf8');
   }
 
-  /** A store KeyValue from etcd's (as either etcd client decodes it: revisions as numbers or decimal strings). */
-  keyValue(kv: { key: Buffer; value: Buffer; create_revision: string | number; mod_revision: string | number }): KeyValue {
+  /** A store KeyValue from etcd's. */
+  keyValue(kv: { key: Buffer; value: Buffer; create_revision: number; mod_revision: number }): KeyValue {
     return {
       key: this.storeKey(kv.key),
       value: new Uint8Array(kv.value.buffer, kv.value.byteOffset, kv.value.byteLength),

@@ -4,8 +4,8 @@
  * A session counts as connected once the member's SETTINGS arrived (a member that accepts TCP
  * but does not answer, stopped or hung, is passed over after the dial timeout). A member killed
  * outright closes its sockets, which ends the session at once; one that stops answering on an
- * open connection is found by keepalive pings (as upstream's client and the etcd3 options:
- * every 30 s, 10 s to answer), so calls move on within seconds either way.
+ * open connection is found by keepalive pings (as upstream's client: every 30 s, 10 s to
+ * answer). Either way the next call goes to the next member.
  */
 import { type ClientHttp2Session, connect } from 'node:http2';
 import { isIP } from 'node:net';
@@ -23,7 +23,7 @@ export interface EtcdConnectionOptions {
   keepaliveTimeoutMs?: number;
 }
 
-/** upstream's client keepalive (and the etcd3 grpcOptions it replaces). */
+/** upstream's client keepalive. */
 const KEEPALIVE_MS = 30_000;
 const KEEPALIVE_TIMEOUT_MS = 10_000;
 /**
