@@ -9,9 +9,9 @@
  * watcher is created again on a new stream, on whichever member answers, from the revision its
  * owner says it has delivered up to, after a short backoff.
  */
-import type { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders } from 'node:http2';
+import type { ClientHttp2Session, ClientHttp2Stream } from 'node:http2';
 import type { EtcdConnection } from './connection.js';
-import { FrameReader, httpStatusError, statusOf } from './grpc-frame.js';
+import { FrameReader } from './grpc-frame.js';
 import { decodeWatchResponse, encodeWatchCancelRequest, encodeWatchCreateRequest, type WatchCreateRequest, type WatchResponse } from './watch-messages.js';
 
 /** One watcher's side: what to create, and where its responses and its end go. */
@@ -20,8 +20,6 @@ export interface WatchTarget {
   request(): WatchCreateRequest;
   /** A response for this watcher (events, progress, the created confirmation, a cancel). */
   onResponse(res: WatchResponse): void;
-  /** The stream carrying the watcher ended; it is being created again. */
-  onDisconnect?(err: Error): void;
 }
 
 /** Backoff between stream attempts: doubling from the first, up to the last. */
@@ -85,7 +83,7 @@ export class EtcdWatchStream {
     else
       this.conn.connect().then(
         (session) => this.start(session),
-        (err: Error) => this.ended(undefined, err),
+        () => this.ended(undefined),
       );
   }
 
@@ -101,35 +99,26 @@ export class EtcdWatchStream {
         te: 'trailers',
         hasleader: 'true',
       });
-    } catch (err) {
-      this.ended(undefined, err as Error);
+    } catch {
+      this.ended(undefined);
       return;
     }
     this.stream = s;
     this.byId.clear();
     this.pending = [];
-    let failure: Error | undefined;
     const reader = new FrameReader(MAX_WATCH_RESPONSE_BYTES, (m) => this.receive(decodeWatchResponse(m)));
-    s.on('response', (headers: IncomingHttpHeaders) => {
-      const status = Number(headers[':status']);
-      failure ??= statusOf(headers) ?? (status !== 200 ? httpStatusError(status) : undefined);
-    });
     s.on('data', (chunk: Buffer) => {
       if (this.stream !== s) return;
       try {
         reader.push(chunk);
-      } catch (err) {
-        failure ??= err as Error;
+      } catch {
+        // A frame it cannot take (compressed, too large): a new stream starts over.
         s.close();
       }
     });
-    s.on('trailers', (trailers: IncomingHttpHeaders) => {
-      failure ??= statusOf(trailers) ?? undefined;
-    });
-    s.on('error', (err: Error) => {
-      failure ??= err;
-    });
-    s.on('close', () => this.ended(s, failure ?? new Error('the watch stream ended')));
+    // How the stream ended (a status, a reset, the connection) changes nothing: it is opened again.
+    s.on('error', () => {});
+    s.on('close', () => this.ended(s));
     for (const target of this.live) this.create(s, target);
   }
 
@@ -168,15 +157,18 @@ export class EtcdWatchStream {
     target.onResponse(res);
   }
 
-  /** The stream s (or an attempt to open one) ended: watchers are told, and created again after a backoff. */
-  private ended(s: ClientHttp2Stream | undefined, err: Error): void {
+  /**
+   * The stream s (or an attempt to open one) ended: its watchers are created again on a new
+   * stream after a backoff (what ended it is not theirs to handle: their owners resume where
+   * they were, and a member that stays away shows in the store's calls and health check).
+   */
+  private ended(s: ClientHttp2Stream | undefined): void {
     if (s !== undefined && this.stream !== s) return;
     this.stream = undefined;
     this.opening = false;
     this.byId.clear();
     this.pending = [];
     if (this.closed) return;
-    for (const target of this.live) target.onDisconnect?.(err);
     const wait = this.retryMs;
     this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
     this.retryTimer = setTimeout(() => this.open(), wait);
