@@ -7,9 +7,9 @@
  * whose channel and subchannel machinery, metadata, interceptors and reflective encoding cost
  * ~210-300 µs of CPU per unary call, measured; a ConfigMap CREATE cost the API server ~640 µs
  * of CPU on etcd against ~200 µs on SQLite, nearly all of the difference in that client. Here
- * the same create Txn costs the client ~95 µs against ~220 µs through etcd3, and a watch event
- * ~45 µs against ~140 µs (bench/etcd-wire.ts), with hand-encoded messages on plain HTTP/2
- * streams. etcd3 stays for tests and benchmarks, as an independent client.
+ * the same create Txn costs the client 90-94 µs against 217-254 µs through etcd3, and a watch
+ * event 30-46 µs against 62-139 µs (bench/etcd-wire.ts, two runs), with hand-encoded messages
+ * on plain HTTP/2 streams. etcd3 stays for tests and benchmarks, as an independent client.
  */
 import { EtcdConnection, type EtcdConnectionOptions } from './connection.js';
 import {
