@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Etcd3 } from 'etcd3';
 import { bytes, record } from '../src/storage/contract-helpers.js';
 import { EtcdStore } from '../src/storage/etcd/etcd-store.js';
 import { request, startTestCluster } from './helpers/cluster.js';
@@ -23,6 +24,8 @@ describe('expiry through etcd leases', () => {
 
   it('puts under an expiring prefix share one lease and are deleted when it expires', async () => {
     const store = await EtcdStore.connect({ servers: [etcd.endpoint], prefix: '/lease-test' });
+    // etcd as another client sees it.
+    const raw = new Etcd3({ hosts: etcd.endpoint });
     try {
       store.expireUnder('/e/', 2000);
       // An hour's TTL, as --event-ttl: a lease is reused for 5% of it (at most 60 s).
@@ -33,14 +36,14 @@ describe('expiry through etcd leases', () => {
       await store.update('/e/1', bytes('one again'), r1);
       await store.create('/kept', bytes('no ttl'));
       for (let i = 0; i < 3; i++) await store.create(`/hour/${i}`, bytes('x'));
-      const raw = await store.etcd.kv.range({ key: Buffer.from('/lease-test/'), range_end: Buffer.from('/lease-test0') });
-      const leases = new Map(raw.kvs.map((kv) => [kv.key.toString(), kv.lease]));
+      const all = await raw.kv.range({ key: Buffer.from('/lease-test/'), range_end: Buffer.from('/lease-test0') });
+      const leases = new Map(all.kvs.map((kv) => [kv.key.toString(), kv.lease]));
       assert.notEqual(leases.get('/lease-test/e/1'), '0');
       assert.equal(leases.get('/lease-test/kept'), '0');
       assert.notEqual(leases.get('/lease-test/hour/0'), '0');
       assert.equal(leases.get('/lease-test/hour/1'), leases.get('/lease-test/hour/0'), 'one lease for puts close in time');
       assert.equal(leases.get('/lease-test/hour/2'), leases.get('/lease-test/hour/0'));
-      const ttl = await store.etcd.leaseClient.leaseTimeToLive({ ID: leases.get('/lease-test/hour/0') });
+      const ttl = await raw.leaseClient.leaseTimeToLive({ ID: leases.get('/lease-test/hour/0') });
       assert.equal(Number(ttl.grantedTTL), 3600 + 60, 'granted the TTL plus the reuse window');
       await w.waitFor(5, 8000);
       // etcd deletes a lease's keys in an order of its own.
@@ -55,6 +58,7 @@ describe('expiry through etcd leases', () => {
       assert.equal((await store.get('/kept'))?.value.length, 6);
       w.cancel();
     } finally {
+      raw.close();
       await store.close();
     }
   });

@@ -31,7 +31,7 @@ export async function openStorage(opts: ControlPlaneOptions, dataDir: string): P
   if (opts.storageBackend === 'etcd3') {
     const etcd = opts.etcd;
     if (!etcd || etcd.servers.length === 0) throw new Error('--etcd-servers must be specified with --storage-backend=etcd3');
-    // Loaded only for etcd: its gRPC client alone costs a SQLite restart a fifth of a second.
+    // Loaded only for etcd: a SQLite or memory store never pays for the etcd client's modules.
     const [{ EtcdStore }, { startEtcdCompactor }] = await Promise.all([import('../storage/etcd/etcd-store.js'), import('../storage/etcd/compactor.js')]);
     const store = await EtcdStore.connect({ ...limits, ...etcd, keyRoot: STORAGE_ROOT }).catch((err: Error) => {
       throw new Error(`cannot reach etcd at ${etcd.servers.join(',')} (${err.message}): start etcd or fix --etcd-servers`);

@@ -5,6 +5,7 @@
  * is four fields, runs on every request, and must work before any schema is loaded.
  */
 import protobuf from 'protobufjs';
+import { varintSize, writeVarint } from '../../machinery/protobuf-wire.js';
 import { ProtobufDecodeError } from './errors.js';
 
 /** The 4-byte prefix of every Protobuf-encoded object. */
@@ -100,26 +101,6 @@ function typeMetaLength(apiVersion: string, kind: string): number {
   const apiVersionLen = Buffer.byteLength(apiVersion);
   const kindLen = Buffer.byteLength(kind);
   return 1 + varintSize(apiVersionLen) + apiVersionLen + 1 + varintSize(kindLen) + kindLen;
-}
-
-/** Bytes of a varint. */
-export function varintSize(n: number): number {
-  let size = 1;
-  while (n >= 0x80) {
-    n = Math.floor(n / 128);
-    size++;
-  }
-  return size;
-}
-
-/** Writes n as a varint at pos; returns the position after it. */
-export function writeVarint(buf: Uint8Array, pos: number, n: number): number {
-  while (n >= 0x80) {
-    buf[pos++] = (n & 0x7f) | 0x80;
-    n = Math.floor(n / 128);
-  }
-  buf[pos++] = n;
-  return pos;
 }
 
 /** Encodes magic + Unknown, writing every field as Go does (empty strings included), so output matches client-go byte for byte. */

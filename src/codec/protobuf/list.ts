@@ -6,7 +6,8 @@
  * most the budget, not the whole response).
  */
 import protobuf from 'protobufjs';
-import { envelopeParts, varintSize, writeVarint } from './envelope.js';
+import { varintSize, writeVarint } from '../../machinery/protobuf-wire.js';
+import { envelopeParts } from './envelope.js';
 import { ProtobufEncodeError } from './errors.js';
 import { jsonToProtobufMessage } from './json-shape.js';
 import { protobufTypeFor } from './registry.js';

@@ -30,15 +30,15 @@ export function startEtcdCompactor(store: EtcdStore, opts: EtcdCompactorOptions)
   let running: Promise<void> | undefined;
 
   const round = async () => {
-    const res = await store.etcd.kv.txn({
+    const res = await store.etcd.txn({
       compare: [{ key, target: 'Version', result: 'Equal', version: clock }],
       success: [{ request_put: { key, value: Buffer.from(String(lastRev)) } }],
       failure: [{ request_range: { key } }],
     });
-    const seen = Number(res.header.revision);
+    const seen = res.header.revision;
     if (!res.succeeded) {
       const kv = res.responses[0]?.response_range?.kvs[0];
-      clock = kv ? Number(kv.version) : 0;
+      clock = kv ? kv.version : 0;
       // Another replica owns this round; what it compacted to is in the key.
       if (kv) store.noteCompacted(fromEtcdRevision(kv.value.toString()));
       lastRev = seen;

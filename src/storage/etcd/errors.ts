@@ -1,6 +1,8 @@
 /**
- * etcd's failures as StoreErrors. etcd3 (npm) types only a few server errors, so the rest are
- * told apart by etcd's own texts, which are stable across 3.x.
+ * etcd's failures as StoreErrors. The client's errors (wire/grpc-frame.ts GrpcError) carry the
+ * gRPC status code and etcd's message; etcd gives several failures one code (compacted and
+ * future revisions are both OUT_OF_RANGE), so they are told apart by etcd's own texts, which
+ * are stable across 3.x.
  */
 import { StoreError } from '../interface.js';
 import { NO_SPACE_MESSAGE, REQUEST_TOO_LARGE_MESSAGE } from '../limits.js';

@@ -1,10 +1,12 @@
 /**
- * The Store on a real etcd (v3 API, through the etcd3 client), mapped as upstream's
+ * The Store on a real etcd (v3 API), mapped as upstream's
  * `storage/etcd3/store.go`: create is a Txn on ModRevision == 0; update and delete are Txns
  * comparing the expected mod revision whose Else branch reads the current value for the
  * caller's retry; reads are ranges with limit, count and revision; watches start at
  * revision + 1 with previous values (watch.ts). Keys sit under the `--etcd-prefix`, revisions
  * are etcd's shifted by one (layout.ts).
+ *
+ * etcd is reached through orch's own HTTP/2 gRPC client (wire/etcd-client.ts, which says why).
  *
  * The synchronous views (currentRevision, compactedRevision, dbSize) are what this replica
  * has seen: every response header and watch moves the revision forward; dbSize is etcd's
@@ -13,8 +15,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { ConstantBackoff, handleWhen, retry } from 'cockatiel';
-import { Etcd3, type IOptions, type IRangeResponse, type IResponseHeader } from 'etcd3';
 import {
   type KeyValue,
   type RangeOptions,
@@ -30,6 +30,8 @@ import { isCompactedError, storeErrorOf } from './errors.js';
 import { DEFAULT_ETCD_PREFIX, fromEtcdRevision, KeySpace, toEtcdRevision } from './layout.js';
 import { LeaseManager } from './leases.js';
 import { EtcdWatch } from './watch.js';
+import { EtcdClient } from './wire/etcd-client.js';
+import type { Compare, RangeResponse, ResponseHeader } from './wire/kv-messages.js';
 
 /** upstream's --etcd-db-metric-poll-interval. */
 const DB_SIZE_POLL_MS = 30_000;
@@ -56,36 +58,16 @@ export interface EtcdStoreOptions extends StoreLimits, EtcdTls {
   callTimeoutMs?: number;
 }
 
-/** The etcd3 client options for servers and TLS files (read once, at start). */
-export function etcdClientOptions(opts: EtcdTls & { servers: string[]; callTimeoutMs?: number }): IOptions {
-  const timeout = opts.callTimeoutMs ?? DEFAULT_ETCD_CALL_TIMEOUT_MS;
+/** The TLS files' contents (read once, at start), or undefined for plain http:// members. */
+function readTls(opts: EtcdTls & { servers: string[] }): { ca: Buffer; cert?: Buffer; key?: Buffer } | undefined {
   const secure = opts.caFile !== undefined || opts.certFile !== undefined || opts.servers.some((s) => s.startsWith('https://'));
+  if (!secure) return undefined;
   return {
-    hosts: opts.servers,
-    credentials: secure
-      ? {
-          // Without --etcd-cafile, etcd's certificate is checked against the well-known roots.
-          rootCertificate: opts.caFile !== undefined ? readFileSync(opts.caFile) : Buffer.from(rootCertificates.join('\n')),
-          privateKey: opts.keyFile !== undefined ? readFileSync(opts.keyFile) : undefined,
-          certChain: opts.certFile !== undefined ? readFileSync(opts.certFile) : undefined,
-        }
-      : undefined,
-    dialTimeout: timeout,
-    // As upstream's client: a member that stops answering (hung, or the network gone) is noticed
-    // by keepalive pings, so watches on it reconnect elsewhere instead of waiting forever.
-    grpcOptions: { 'grpc.keepalive_time_ms': 30_000, 'grpc.keepalive_timeout_ms': 10_000, 'grpc.keepalive_permit_without_calls': 1 },
-    // Calls end at their deadline; streams (watches) live on and resume by themselves.
-    defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
-    // No blind retries: a Txn whose reply was lost may have committed, and a retried create
-    // would then answer AlreadyExists for its own write. Only a call that never left (no
-    // connection to the member it picked) is tried on the next member, once per member.
-    faultHandling: { global: retry(handleWhen(neverSent), { maxAttempts: opts.servers.length, backoff: new ConstantBackoff(0) }) },
+    // Without --etcd-cafile, etcd's certificate is checked against the well-known roots.
+    ca: opts.caFile !== undefined ? readFileSync(opts.caFile) : Buffer.from(rootCertificates.join('\n')),
+    key: opts.keyFile !== undefined ? readFileSync(opts.keyFile) : undefined,
+    cert: opts.certFile !== undefined ? readFileSync(opts.certFile) : undefined,
   };
-}
-
-/** A call that failed before reaching etcd: no connection to the member (gRPC's own words). */
-function neverSent(err: Error): boolean {
-  return /No connection established|ECONNREFUSED/.test(err.message);
 }
 
 export class EtcdStore implements Store {
@@ -108,7 +90,7 @@ export class EtcdStore implements Store {
   private readonly expiring: { prefix: string; ttlSeconds: number }[] = [];
 
   private constructor(
-    private readonly client: Etcd3,
+    private readonly client: EtcdClient,
     opts: EtcdStoreOptions,
   ) {
     this.keys = new KeySpace(opts.prefix ?? DEFAULT_ETCD_PREFIX, opts.keyRoot);
@@ -120,7 +102,9 @@ export class EtcdStore implements Store {
 
   /** Connects to etcd and reads where it stands (revision, last compaction, size). */
   static async connect(opts: EtcdStoreOptions): Promise<EtcdStore> {
-    const client = new Etcd3(etcdClientOptions(opts));
+    const tls = readTls(opts);
+    const timeout = opts.callTimeoutMs ?? DEFAULT_ETCD_CALL_TIMEOUT_MS;
+    const client = new EtcdClient({ servers: opts.servers, tls, dialTimeoutMs: timeout, callTimeoutMs: timeout });
     const store = new EtcdStore(client, opts);
     try {
       await store.refreshSize();
@@ -132,18 +116,18 @@ export class EtcdStore implements Store {
     return store;
   }
 
-  /** The etcd3 client (for the compactor and the health check, which use the same connection). */
-  get etcd(): Etcd3 {
+  /** The etcd client (for the shared compactor, which uses the same connection). */
+  get etcd(): EtcdClient {
     return this.client;
   }
 
   /** The member's status answered within timeoutMs, or rejects: the `etcd` health check. */
   async ping(timeoutMs: number): Promise<void> {
-    await this.client.maintenance.status({ deadline: Date.now() + timeoutMs });
+    await this.client.status(timeoutMs);
   }
 
   async get(key: string, opts: { revision?: number } = {}): Promise<KeyValue | undefined> {
-    const res = await this.call(key, () => this.client.kv.range({ key: this.keys.key(key), revision: this.readRevision(opts.revision) }));
+    const res = await this.call(key, () => this.client.range({ key: this.keys.key(key), revision: this.readRevision(opts.revision) }));
     return res.kvs.length > 0 ? this.keys.keyValue(res.kvs[0]) : undefined;
   }
 
@@ -151,15 +135,15 @@ export class EtcdStore implements Store {
     const span = this.keys.range(prefix, opts.startKey);
     // An empty span still asks etcd, so a future or compacted revision is refused as for any range.
     const { start, end } = span ?? { start: this.keys.key(prefix), end: this.keys.key(prefix) };
-    const res: IRangeResponse = await this.call(prefix, () =>
-      this.client.kv.range({ key: start, range_end: end, limit: opts.limit ?? 0, revision: this.readRevision(opts.revision) }),
+    const res = await this.call(prefix, () =>
+      this.client.range({ key: start, range_end: end, limit: opts.limit ?? 0, revision: this.readRevision(opts.revision) }),
     );
     const items = span ? res.kvs.map((kv) => this.keys.keyValue(kv)) : [];
     return {
       items,
       revision: opts.revision ? opts.revision : fromEtcdRevision(res.header.revision),
       more: span ? res.more : false,
-      count: span ? Number(res.count) : 0,
+      count: span ? res.count : 0,
     };
   }
 
@@ -171,9 +155,9 @@ export class EtcdStore implements Store {
   async create(key: string, value: Uint8Array): Promise<number> {
     const etcdKey = this.keys.key(key);
     const res = await this.put(key, value, (lease) =>
-      this.client.kv.txn({
+      this.client.txn({
         compare: [{ key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: 0 }],
-        success: [{ request_put: { key: etcdKey, value: Buffer.from(value.buffer, value.byteOffset, value.byteLength), lease } }],
+        success: [{ request_put: { key: etcdKey, value, lease } }],
       }),
     );
     if (!res.succeeded) throw new StoreError('KeyExists', key);
@@ -183,9 +167,9 @@ export class EtcdStore implements Store {
   async update(key: string, value: Uint8Array, expectedModRevision: number): Promise<number> {
     const etcdKey = this.keys.key(key);
     const res = await this.put(key, value, (lease) =>
-      this.client.kv.txn({
+      this.client.txn({
         compare: [{ key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: toEtcdRevision(expectedModRevision) }],
-        success: [{ request_put: { key: etcdKey, value: Buffer.from(value.buffer, value.byteOffset, value.byteLength), lease } }],
+        success: [{ request_put: { key: etcdKey, value, lease } }],
         failure: [{ request_range: { key: etcdKey } }],
       }),
     );
@@ -197,12 +181,12 @@ export class EtcdStore implements Store {
     const etcdKey = this.keys.key(key);
     // Without an expected revision the compare is "exists" (a delete of nothing is KeyNotFound
     // and takes no revision, where a bare etcd DeleteRange would succeed doing nothing).
-    const compare =
+    const compare: Compare =
       expectedModRevision === undefined
-        ? { key: etcdKey, target: 'Mod' as const, result: 'Greater' as const, mod_revision: 0 }
-        : { key: etcdKey, target: 'Mod' as const, result: 'Equal' as const, mod_revision: toEtcdRevision(expectedModRevision) };
+        ? { key: etcdKey, target: 'Mod', result: 'Greater', mod_revision: 0 }
+        : { key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: toEtcdRevision(expectedModRevision) };
     const res = await this.call(key, () =>
-      this.client.kv.txn({ compare: [compare], success: [{ request_delete_range: { key: etcdKey } }], failure: [{ request_range: { key: etcdKey } }] }),
+      this.client.txn({ compare: [compare], success: [{ request_delete_range: { key: etcdKey } }], failure: [{ request_range: { key: etcdKey } }] }),
     );
     if (!res.succeeded) throw this.conflictOrMissing(key, res.responses[0]?.response_range);
     return fromEtcdRevision(res.header.revision);
@@ -239,7 +223,7 @@ export class EtcdStore implements Store {
   async compact(revision: number): Promise<void> {
     await this.call('', async () => {
       try {
-        const res = await this.client.kv.compact({ revision: toEtcdRevision(revision), physical: true });
+        const res = await this.client.compact(toEtcdRevision(revision), true);
         this.observeHeader(res.header);
       } catch (err) {
         // Compacting to a revision already compacted is a no-op, as in the other stores.
@@ -252,7 +236,7 @@ export class EtcdStore implements Store {
     // etcd's quota counts its file, which compaction leaves as large as it was: past half the
     // quota a store that deleted and compacted would stay full until defragmented, so it is.
     if (this.fileSize > this.limits.quotaBackendBytes / 2) {
-      await this.call('', () => this.client.maintenance.defragment()).catch(() => {});
+      await this.call('', () => this.client.defragment()).catch(() => {});
       await this.refreshSize().catch(() => {});
     }
   }
@@ -277,7 +261,7 @@ export class EtcdStore implements Store {
     if (this.closed) return Promise.reject(new StoreError('Closed', key, 'store is closed'));
     const p = op().then(
       (res) => {
-        const header = (res as { header?: IResponseHeader } | undefined)?.header;
+        const header = (res as { header?: ResponseHeader } | undefined)?.header;
         if (header) this.observeHeader(header);
         return res;
       },
@@ -295,7 +279,7 @@ export class EtcdStore implements Store {
    * A put-carrying call: refused first by the size limits, as etcd refuses before it applies;
    * op gets the lease the put carries (0: none) when the key is under an expiring prefix.
    */
-  private put<T extends { header?: IResponseHeader; succeeded?: boolean }>(
+  private put<T extends { header?: ResponseHeader; succeeded?: boolean }>(
     key: string,
     value: Uint8Array,
     op: (lease: string | number) => Promise<T>,
@@ -331,7 +315,7 @@ export class EtcdStore implements Store {
     );
   }
 
-  private conflictOrMissing(key: string, current: IRangeResponse | undefined): StoreError {
+  private conflictOrMissing(key: string, current: RangeResponse | undefined): StoreError {
     const kv = current?.kvs[0];
     if (!kv) return new StoreError('KeyNotFound', key);
     return new StoreError('Conflict', key, undefined, this.keys.keyValue(kv));
@@ -342,7 +326,7 @@ export class EtcdStore implements Store {
     return revision ? toEtcdRevision(revision) : 0;
   }
 
-  private observeHeader(header: IResponseHeader): void {
+  private observeHeader(header: ResponseHeader): void {
     this.observe(fromEtcdRevision(header.revision));
   }
 
@@ -353,17 +337,17 @@ export class EtcdStore implements Store {
   /** Polls etcd's in-use size; what this replica put before the poll is in it from now on. */
   private async refreshSize(): Promise<void> {
     const putBefore = this.putSince;
-    const status = await this.client.maintenance.status();
+    const status = await this.client.status();
     this.observeHeader(status.header);
-    this.fileSize = Number(status.dbSize);
-    this.polledSize = Number(status.dbSizeInUse || status.dbSize);
+    this.fileSize = status.dbSize;
+    this.polledSize = status.dbSizeInUse || status.dbSize;
     this.putSince -= putBefore;
   }
 }
 
 /** The revision the shared compactor last compacted to (its `compact_rev_key`), or 0. */
-async function lastCompaction(client: Etcd3): Promise<number> {
-  const res = await client.kv.range({ key: Buffer.from(COMPACT_REV_KEY) });
+async function lastCompaction(client: EtcdClient): Promise<number> {
+  const res = await client.range({ key: Buffer.from(COMPACT_REV_KEY) });
   const kv = res.kvs[0];
   return kv ? fromEtcdRevision(kv.value.toString()) : 0;
 }

@@ -8,7 +8,6 @@
  * by that one at this boundary, the same on every replica, so resource versions stay
  * comparable across replicas and etcd revision = resource version + ETCD_EMPTY_REVISION.
  */
-import type { IKeyValue } from 'etcd3';
 import type { KeyValue } from '../interface.js';
 
 /** etcd's revision before its first write. */
@@ -17,7 +16,7 @@ export const ETCD_EMPTY_REVISION = 1;
 /** upstream's default --etcd-prefix. */
 export const DEFAULT_ETCD_PREFIX = '/registry';
 
-/** A store revision from an etcd revision (etcd3 returns them as decimal strings). */
+/** A store revision from an etcd revision (a number, or the decimal text compact_rev_key holds). */
 export function fromEtcdRevision(rev: string | number): number {
   return Number(rev) - ETCD_EMPTY_REVISION;
 }
@@ -91,7 +90,7 @@ export class KeySpace {
   }
 
   /** A store KeyValue from etcd's. */
-  keyValue(kv: IKeyValue): KeyValue {
+  keyValue(kv: { key: Buffer; value: Buffer; create_revision: number; mod_revision: number }): KeyValue {
     return {
       key: this.storeKey(kv.key),
       value: new Uint8Array(kv.value.buffer, kv.value.byteOffset, kv.value.byteLength),

@@ -5,7 +5,7 @@
  * longer than asked (the reuse window: 5% of the TTL, at most `--lease-reuse-duration-seconds`,
  * 60 s), and reused while it outlives the new put's TTL and expires within that window.
  */
-import type { Etcd3 } from 'etcd3';
+import type { EtcdClient } from './wire/etcd-client.js';
 
 /** upstream's --lease-reuse-duration-seconds default. */
 export const LEASE_REUSE_SECONDS = 60;
@@ -20,7 +20,7 @@ export class LeaseManager {
   private granting: Promise<string> | undefined;
 
   constructor(
-    private readonly client: Etcd3,
+    private readonly client: Pick<EtcdClient, 'leaseGrant'>,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -33,8 +33,8 @@ export class LeaseManager {
     if (this.prevId !== undefined && valid && sufficient) return Promise.resolve(this.prevId);
     if (this.granting) return this.granting;
     const granted = ttlSeconds + reuse;
-    this.granting = this.client.leaseClient
-      .leaseGrant({ TTL: granted, ID: 0 })
+    this.granting = this.client
+      .leaseGrant(granted)
       .then((res) => {
         this.prevId = res.ID;
         this.prevExpiry = now + granted * 1000;

@@ -3,15 +3,14 @@
  * upstream's watcher (prevKV builds DELETED objects and the old object for selector changes),
  * and etcd's progress notifications passed on so a watch cache knows how fresh it is.
  *
- * etcd3 (npm) re-attaches its watchers after a lost connection, resuming from a revision it
- * takes from response headers; during a replay that can be past events not yet delivered, so
- * we set the resume point ourselves from the last revision actually delivered.
+ * When the client's watch stream is lost it creates the watcher again on a new one, from the
+ * revision this watch asks for: the first one not yet delivered (a replay may still repeat
+ * what was delivered, which is dropped here).
  */
-import type { Etcd3, IEvent, IWatchResponse, Watcher } from 'etcd3';
-import { Range } from 'etcd3';
 import { type KeyValue, StoreError, type StoreEvent, type WatchErrorSink, type WatchProgressSink, type WatchSink } from '../interface.js';
-import { isCompactedError } from './errors.js';
 import { fromEtcdRevision, type KeySpace, toEtcdRevision } from './layout.js';
+import type { EtcdClient } from './wire/etcd-client.js';
+import type { WatchEvent, WatchResponse } from './wire/watch-messages.js';
 
 export interface EtcdWatchHooks {
   /** Every revision seen in a response header (the store's view of etcd's counter). */
@@ -23,13 +22,13 @@ export interface EtcdWatchHooks {
 }
 
 export class EtcdWatch {
-  private watcher: Watcher | undefined;
+  private stop: (() => void) | undefined;
   private done = false;
   /** The newest revision whose events were all delivered. */
   private delivered: number;
 
   constructor(
-    client: Etcd3,
+    client: EtcdClient,
     private readonly keys: KeySpace,
     readonly prefix: string,
     fromRevision: number,
@@ -41,27 +40,9 @@ export class EtcdWatch {
     this.delivered = fromRevision;
     // A prefix with no possible key (past the keyspace's end) watches an empty range.
     const { start, end } = keys.range(prefix) ?? { start: keys.key(prefix), end: keys.key(prefix) };
-    const watcher = client
-      .watch()
-      .inRange(new Range(start, end))
-      .startRevision(String(toEtcdRevision(fromRevision + 1)))
-      .withPreviousKV()
-      .watcher();
-    this.watcher = watcher;
-    watcher.on('data', (res: IWatchResponse) => this.receive(res));
-    watcher.on('connected', (res: IWatchResponse) => {
-      if (res?.header) hooks.observe(fromEtcdRevision(res.header.revision));
-      this.resumeFromDelivered();
-    });
-    // Lost connections are retried by etcd3 with backoff; the watch resumes where it was.
-    watcher.on('disconnected', () => {});
-    watcher.on('error', (err: unknown) => {
-      // etcd3 has already dropped a watcher it reports cancelled: cancelling it again would
-      // make etcd answer for a watch id etcd3 no longer knows, which etcd3 throws on.
-      this.watcher = undefined;
-      if (isCompactedCancel(err))
-        this.fail(new StoreError('Compacted', prefix, `watch from revision ${this.delivered}: etcdserver: mvcc: required revision has been compacted`));
-      else this.fail(new StoreError('Closed', prefix, `watch ended: ${err instanceof Error ? err.message : String(err)}`));
+    this.stop = client.watch({
+      request: () => ({ key: start, range_end: end, start_revision: toEtcdRevision(this.delivered + 1), prev_kv: true, progress_notify: true }),
+      onResponse: (res) => this.receive(res),
     });
   }
 
@@ -70,12 +51,9 @@ export class EtcdWatch {
     if (this.done) return;
     this.done = true;
     this.hooks.ended(this);
-    const w = this.watcher;
-    this.watcher = undefined;
-    w?.removeAllListeners('data');
-    // A watcher cancelled while etcd is unreachable settles once the stream is gone.
-    w?.on('error', () => {});
-    void w?.cancel().catch(() => {});
+    const stop = this.stop;
+    this.stop = undefined;
+    stop?.();
   }
 
   /** Ends the watch with err (once). */
@@ -85,11 +63,22 @@ export class EtcdWatch {
     this.onError?.(err);
   }
 
-  private receive(res: IWatchResponse): void {
+  private receive(res: WatchResponse): void {
     if (this.done) return;
     const headerRevision = fromEtcdRevision(res.header.revision);
     this.hooks.observe(headerRevision);
-    if (res.compact_revision && res.compact_revision !== '0') this.hooks.compacted(fromEtcdRevision(res.compact_revision));
+    if (res.canceled) {
+      // etcd refused or ended the watcher: the client no longer knows it.
+      this.stop = undefined;
+      // etcd cancels a watch whose start revision was compacted with compact_revision set.
+      if (res.compact_revision !== 0) {
+        this.hooks.compacted(fromEtcdRevision(res.compact_revision));
+        this.fail(new StoreError('Compacted', this.prefix, `watch from revision ${this.delivered}: etcdserver: mvcc: required revision has been compacted`));
+      } else this.fail(new StoreError('Closed', this.prefix, `watch ended: etcd canceled the watch: ${res.cancel_reason}`));
+      return;
+    }
+    if (res.created) return;
+    if (res.compact_revision !== 0) this.hooks.compacted(fromEtcdRevision(res.compact_revision));
     const events: StoreEvent[] = [];
     for (const ev of res.events) {
       const e = this.event(ev);
@@ -105,7 +94,7 @@ export class EtcdWatch {
         this.fail(new StoreError('Closed', this.prefix, 'the watch sink failed'));
         return;
       }
-    } else if (res.events.length === 0 && !res.created && headerRevision > this.delivered) {
+    } else if (res.events.length === 0 && headerRevision > this.delivered) {
       // A progress notification: etcd sends it only to a watcher that has caught up, so every
       // event up to the header's revision has been delivered.
       this.delivered = headerRevision;
@@ -116,15 +105,9 @@ export class EtcdWatch {
         return;
       }
     }
-    this.resumeFromDelivered();
   }
 
-  /** Points etcd3's automatic re-attach at the first revision not yet delivered. */
-  private resumeFromDelivered(): void {
-    if (this.watcher) this.watcher.request.start_revision = String(toEtcdRevision(this.delivered + 1));
-  }
-
-  private event(ev: IEvent): StoreEvent {
+  private event(ev: WatchEvent): StoreEvent {
     const prevKv: KeyValue | undefined = ev.prev_kv ? this.keys.keyValue(ev.prev_kv) : undefined;
     if (ev.type === 'Delete') {
       const revision = fromEtcdRevision(ev.kv.mod_revision);
@@ -137,14 +120,4 @@ export class EtcdWatch {
     const kv = this.keys.keyValue(ev.kv);
     return { type: 'put', kv, prevKv, revision: kv.modRevision };
   }
-}
-
-/**
- * etcd cancels a watch whose start revision was compacted with `compact_revision` set and no
- * reason, and etcd3 passes on only the reason ("Watcher canceled: "); every other cancel
- * (permissions, bad ranges) carries one.
- */
-function isCompactedCancel(err: unknown): boolean {
-  const msg = err instanceof Error ? err.message : String(err);
-  return isCompactedError(err) || /Watcher canceled:\s*$/.test(msg);
 }
