@@ -16,6 +16,21 @@ export interface Child {
   stderrTail(): string;
 }
 
+/**
+ * The Node flags a bin/ command starts with (its `#!/usr/bin/env -S node <flags>` line), so a
+ * benchmark that spawns `node` itself runs the process as that command would.
+ */
+export function nodeFlagsOf(bin: string): string[] {
+  const first = readFileSync(bin, 'utf8').split('\n', 1)[0] ?? '';
+  const m = /^#!\S*env -S node((?: +\S+)*) *$/.exec(first);
+  return m === null
+    ? []
+    : m[1]
+        .trim()
+        .split(/ +/)
+        .filter((f) => f !== '');
+}
+
 /** Spawns `node args...`; the child is tracked until it exits. */
 export function spawnNode(args: string[], cwd: string): Child {
   const proc = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -127,3 +127,27 @@ describe('reflector and informer', () => {
     await until('watch after re-list', () => server.openWatches === 1);
   });
 });
+
+describe('informer transform', () => {
+  it('applies to listed and watched objects before the store and the handlers see them', async () => {
+    server.put('t1', 1);
+    const seen: string[] = [];
+    const informer = new SharedInformer<Thing>({ client: server.client, path: server.path, transform: (t) => ({ ...t, value: (t.value ?? 0) * 10 }) });
+    informer.addEventHandler({
+      add: (o) => o.metadata.name.startsWith('t') && seen.push(`add ${o.metadata.name}=${o.value}`),
+      update: (o, n) => o.metadata.name.startsWith('t') && seen.push(`update ${o.metadata.name} ${o.value}->${n.value}`),
+    });
+    try {
+      informer.start();
+      assert.equal(await informer.waitForSync(), true);
+      await until('watch open', () => server.openWatches >= 1);
+      server.put('t1', 2);
+      server.put('t2', 3);
+      await until('events', () => seen.length === 3);
+      assert.deepEqual(seen, ['add t1=10', 'update t1 10->20', 'add t2=30']);
+      assert.deepEqual(storeState(informer), new Map([...server.state()].map(([k, v]) => [k, (v ?? 0) * 10])));
+    } finally {
+      await informer.stop();
+    }
+  });
+});

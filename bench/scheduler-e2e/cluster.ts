@@ -8,12 +8,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Child, spawnNode, stopChild, waitForLine } from '../children.js';
+import { type Child, nodeFlagsOf, spawnNode, stopChild, waitForLine } from '../children.js';
 import type { ApiTarget } from './api.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const APISERVER = fileURLToPath(new URL('./apiserver.js', import.meta.url));
 const SCHEDULER_BIN = join(ROOT, 'bin', 'orch-scheduler');
+/** apiserver.ts runs as bin/orch-apiserver would: with its Node flags. */
+export const APISERVER_FLAGS = nodeFlagsOf(join(ROOT, 'bin', 'orch-apiserver'));
 
 export interface ClusterOptions {
   storage: 'sqlite' | 'memory';
@@ -46,12 +48,13 @@ function fatalOnExit(child: Child, what: string): () => void {
 
 export async function startCluster(o: ClusterOptions): Promise<Cluster> {
   const dataDir = o.keepTmp(mkdtempSync(join(tmpdir(), 'orch-sched-e2e-')));
-  const apiserver = spawnNode([...profileArgs(o, 'apiserver'), APISERVER, dataDir, o.storage], ROOT);
+  const apiserver = spawnNode([...APISERVER_FLAGS, ...profileArgs(o, 'apiserver'), APISERVER, dataDir, o.storage], ROOT);
   const ready = await waitForLine(apiserver, (l) => l.startsWith('READY '), 60_000);
   const info = JSON.parse(ready.slice('READY '.length)) as { url: string; kubeconfigPath: string; caPem: string; certPem: string; keyPem: string };
   const unwatchApi = fatalOnExit(apiserver, 'the API server');
   const scheduler = spawnNode(
     [
+      ...nodeFlagsOf(SCHEDULER_BIN),
       ...profileArgs(o, 'scheduler'),
       SCHEDULER_BIN,
       `--kubeconfig=${info.kubeconfigPath}`,

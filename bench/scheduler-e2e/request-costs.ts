@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { ORCH_BRAND } from '../../src/machinery/brand.js';
 import { boundedRun, spawnNode, stopChild, waitForLine } from '../children.js';
 import { type ApiTarget, BoundPods, type Create, createAll } from './api.js';
+import { APISERVER_FLAGS } from './cluster.js';
 import { processCpuSeconds } from './cpu.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -112,7 +113,7 @@ async function main(): Promise<void> {
   const profile = profDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=apiserver-${Date.now()}.cpuprofile`];
   const { keepTmp } = boundedRun(30 * 60 * 1000);
   const dataDir = keepTmp(mkdtempSync(join(tmpdir(), 'orch-request-costs-')));
-  const apiserver = spawnNode([...profile, APISERVER, dataDir, storage], ROOT);
+  const apiserver = spawnNode([...APISERVER_FLAGS, ...profile, APISERVER, dataDir, storage], ROOT);
   const ready = await waitForLine(apiserver, (l) => l.startsWith('READY '), 60_000);
   const info = JSON.parse(ready.slice('READY '.length)) as { url: string; caPem: string; certPem: string; keyPem: string };
   const u = new URL(info.url);

@@ -176,11 +176,18 @@ export class EventRecorder {
     this.remember(key, res.body);
   }
 
-  /** Keeps the stored version (its resourceVersion) and the local series count, which may have grown meanwhile. */
+  /**
+   * Notes that the event is stored (its resourceVersion: a repeat then PATCHes its series). The
+   * cache keeps the event as recorded, not the server's answer, as client-go's does ("server-side
+   * mutations could mess with the aggregation"): holding every answer (managedFields and all)
+   * for the cache's 6 minutes made each Event the scheduler wrote outlive the young generation.
+   */
   private remember(key: string, stored: EventsV1Event): void {
     const hit = this.cache.get(key);
     if (hit === undefined) return;
-    hit.event = { ...stored, series: hit.event.series ?? stored.series };
+    const resourceVersion = stored?.metadata?.resourceVersion;
+    if (resourceVersion === undefined) delete hit.event.metadata.resourceVersion;
+    else hit.event.metadata.resourceVersion = resourceVersion;
   }
 
   private refreshSeries(): void {

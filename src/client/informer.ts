@@ -27,6 +27,11 @@ export interface InformerOptions<T> {
   watchTimeoutSeconds?: () => number;
   /** A handler threw, or list/watch failed (logging). */
   onError?: (err: unknown) => void;
+  /**
+   * client-go's SetTransform: applied (in place or not) to every object the reflector hands over,
+   * before the store keeps it and before handlers see it; drops what this client never reads.
+   */
+  transform?: (obj: T) => T;
 }
 
 export class SharedInformer<T extends KubeObject> {
@@ -38,6 +43,7 @@ export class SharedInformer<T extends KubeObject> {
 
   constructor(private readonly o: InformerOptions<T>) {
     this.store = new Store<T>(new Map([[NAMESPACE_INDEX, namespaceIndexFunc as IndexFunc<T>], ...(o.indexers ?? [])]));
+    const transform = o.transform;
     this.reflector = new Reflector<T>({
       client: o.client,
       path: o.path,
@@ -46,10 +52,11 @@ export class SharedInformer<T extends KubeObject> {
       watchTimeoutSeconds: o.watchTimeoutSeconds,
       onError: o.onError,
       sink: {
-        replace: (items) => this.replace(items),
-        added: (obj) => this.upsert(obj),
-        modified: (obj) => this.upsert(obj),
-        deleted: (obj) => {
+        replace: (items) => this.replace(transform === undefined ? items : items.map(transform)),
+        added: (obj) => this.upsert(transform === undefined ? obj : transform(obj)),
+        modified: (obj) => this.upsert(transform === undefined ? obj : transform(obj)),
+        deleted: (seen) => {
+          const obj = transform === undefined ? seen : transform(seen);
           const old = this.store.delete(obj);
           // The event's object is the final state; a delete of an unknown object still informs.
           if (old !== undefined || this.synced) this.notify((h) => h.delete?.(obj));

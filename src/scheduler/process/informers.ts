@@ -37,13 +37,24 @@ export interface SchedulerInformers {
 
 const NOT_FINISHED = `fieldSelector=${encodeURIComponent('status.phase!=Succeeded,status.phase!=Failed')}`;
 
+/**
+ * Pods are kept without metadata.managedFields, as kube-scheduler's pod informer does since
+ * kubernetes#119556: the scheduler never reads them nor writes a pod whole (bindings, status
+ * patches, deletes), and a pod's managedFields are a third of its objects, which every pod it
+ * keeps would carry through the young generation into the old one.
+ */
+function withoutManagedFields<T extends KubeObject>(pod: T): T {
+  if (pod.metadata.managedFields !== undefined) delete pod.metadata.managedFields;
+  return pod;
+}
+
 /** Builds (does not start) the informers; paths follow the brand's group names. */
 export function createInformers(client: RestClient, brand: Brand, common: Partial<InformerOptions<KubeObject>> = {}): SchedulerInformers {
-  const make = <T extends KubeObject>(path: string, query?: string) =>
-    new SharedInformer<T>({ ...(common as Partial<InformerOptions<T>>), client, path, query });
+  const make = <T extends KubeObject>(path: string, query?: string, transform?: (obj: T) => T) =>
+    new SharedInformer<T>({ ...(common as Partial<InformerOptions<T>>), client, path, query, transform });
   const storage = `/apis/${brand.group('storage', true)}/v1`;
   return {
-    pods: make('/api/v1/pods', NOT_FINISHED),
+    pods: make('/api/v1/pods', NOT_FINISHED, withoutManagedFields),
     nodes: make('/api/v1/nodes'),
     persistentVolumes: make('/api/v1/persistentvolumes'),
     persistentVolumeClaims: make('/api/v1/persistentvolumeclaims'),

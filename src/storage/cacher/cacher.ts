@@ -244,12 +244,11 @@ export class Cacher {
         const entry = this.toEntry(e.kv, e.revision);
         if (!prev) this.sorted = undefined;
         this.entries.set(e.kv.key, entry);
-        event = { type: prev ? 'MODIFIED' : 'ADDED', revision: e.revision, entry, prev };
-        if (prev && e.prevKv) {
-          // A watcher whose selector the object stops matching sees DELETED with the old content.
-          const prevKv = e.prevKv;
-          Object.defineProperty(event, 'deleted', { configurable: true, enumerable: true, get: () => this.memoDeleted(event, prevKv) });
-        }
+        // A watcher whose selector the object stops matching sees DELETED with the old content.
+        event =
+          prev && e.prevKv
+            ? new ModifiedEvent(e.revision, entry, prev, e.prevKv, this.toEntry)
+            : { type: prev ? 'MODIFIED' : 'ADDED', revision: e.revision, entry, prev };
       }
       this.revision = e.revision;
       this.ring.push(event);
@@ -258,12 +257,6 @@ export class Cacher {
       }
     }
     this.resolveWaiters();
-  }
-
-  private memoDeleted(event: CacheEvent, prevKv: StoreEvent['kv']): CacheEntry {
-    const deleted = this.toEntry(prevKv, event.revision);
-    Object.defineProperty(event, 'deleted', { value: deleted, enumerable: true });
-    return deleted;
   }
 
   /** The watch reports every event up to revision delivered: the cache is that fresh. */
@@ -301,4 +294,31 @@ function lowerBound(keys: string[], prefix: string): number {
     else hi = mid;
   }
   return lo;
+}
+
+/**
+ * A MODIFIED event whose DELETED form (the previous object stamped with this revision) is
+ * encoded only when a watcher needs it. A class, not a getter defined on each event: V8 gives
+ * every object with its own accessor a dictionary of its own, and every update's event was one.
+ */
+class ModifiedEvent implements CacheEvent {
+  readonly type = 'MODIFIED';
+  lines?: Partial<Record<string, Buffer>>;
+  private deletedEntry: CacheEntry | undefined;
+
+  constructor(
+    readonly revision: number,
+    readonly entry: CacheEntry,
+    readonly prev: CacheEntry,
+    private prevKv: StoreEvent['kv'] | undefined,
+    private readonly toEntry: ToEntry,
+  ) {}
+
+  get deleted(): CacheEntry | undefined {
+    if (this.deletedEntry === undefined && this.prevKv !== undefined) {
+      this.deletedEntry = this.toEntry(this.prevKv, this.revision);
+      this.prevKv = undefined;
+    }
+    return this.deletedEntry;
+  }
 }

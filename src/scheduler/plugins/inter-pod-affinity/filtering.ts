@@ -138,16 +138,21 @@ function satisfyExistingPodsAntiAffinity(s: PreFilterState, node: Node): boolean
 
 function satisfyPodAntiAffinity(s: PreFilterState, node: Node): boolean {
   if (s.antiAffinityCounts.size === 0) return true;
-  for (const t of s.terms.requiredAntiAffinity) {
+  const terms = s.terms.requiredAntiAffinity;
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms[i];
     const v = nodeLabel(node, t.topologyKey);
     if (v !== undefined && (s.antiAffinityCounts.get(pairKey(t.topologyKey, v)) ?? 0) > 0) return false;
   }
   return true;
 }
 
+/** Runs per node: indexed loops, as for-of here allocated an iterator and its results per node. */
 function satisfyPodAffinity(s: PreFilterState, node: Node): boolean {
   let podsExist = true;
-  for (const t of s.terms.requiredAffinity) {
+  const terms = s.terms.requiredAffinity;
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms[i];
     const v = nodeLabel(node, t.topologyKey);
     // Every topology key of the terms must be on the node.
     if (v === undefined) return false;

@@ -68,6 +68,9 @@ class PodRequests implements StateData {
 export class ResourceAllocationScorer {
   private readonly key: StateKey<PodRequests>;
   private readonly names: string[];
+  /** Scratch lists of score(), which runs per node: the scorer reads them and keeps neither. */
+  private readonly requested: number[];
+  private readonly allocatable: number[];
 
   constructor(
     pluginName: string,
@@ -76,6 +79,8 @@ export class ResourceAllocationScorer {
   ) {
     this.key = new StateKey(`${pluginName}/podRequests`);
     this.names = resources.map((r) => r.name);
+    this.requested = new Array(this.names.length).fill(0);
+    this.allocatable = new Array(this.names.length).fill(0);
   }
 
   /** The node's score for the pod under this scorer. */
@@ -85,8 +90,7 @@ export class ResourceAllocationScorer {
       reqs = new PodRequests(new Map(this.names.map((n) => [n, podRequestForScoring(pod, n)])));
       state.write(this.key, reqs);
     }
-    const requested: number[] = new Array(this.names.length);
-    const allocatable: number[] = new Array(this.names.length);
+    const { requested, allocatable } = this;
     for (let i = 0; i < this.names.length; i++) {
       const name = this.names[i];
       const podReq = reqs.byResource.get(name) ?? 0;

@@ -33,7 +33,8 @@ export class CSILimits implements FilterPlugin {
   }
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
-    if ((pod.spec.volumes ?? []).length === 0) return SUCCESS;
+    // Runs per node: no `?? []`, whose array V8 allocates on every call.
+    if (pod.spec.volumes === undefined || pod.spec.volumes.length === 0) return SUCCESS;
     const node = nodeInfo.node;
     if (node === undefined) return errorStatus('node not found');
     // Without a CSINode the limits may still come from the node's allocatable.

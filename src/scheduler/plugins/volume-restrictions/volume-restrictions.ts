@@ -50,7 +50,10 @@ export class VolumeRestrictions implements FilterPlugin {
   readonly name = NAME;
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
-    for (const v of pod.spec.volumes ?? []) {
+    // Runs per node: no `?? []`, whose array V8 allocates on every call.
+    const volumes = pod.spec.volumes;
+    if (volumes === undefined) return SUCCESS;
+    for (const v of volumes) {
       // Fast path: only these four sources can conflict.
       if (v.gcePersistentDisk === undefined && v.awsElasticBlockStore === undefined && v.rbd === undefined && v.iscsi === undefined) continue;
       for (const ev of nodeInfo.pods) if (isVolumeConflict(v, ev.pod)) return unschedulable(ERR_REASON_DISK_CONFLICT);
