@@ -1,6 +1,6 @@
 /** Encodes a response body in the first negotiated representation that can carry it. */
-import { stringify as toYaml } from 'yaml';
 import { notAcceptable } from '../machinery/status.js';
+import { yamlOf } from './yaml-encode.js';
 import type { Encoding } from './negotiation.js';
 import { encodeProtobufObject, isProtobufSupported } from './protobuf/index.js';
 
@@ -27,7 +27,7 @@ export function contentTypeOf(encoding: Encoding, protobufMediaType: string): st
 export function encodeBytes(value: unknown, encoding: Encoding, pretty: boolean): Buffer {
   switch (encoding) {
     case 'yaml':
-      return Buffer.from(toYaml(value));
+      return Buffer.from(yamlOf(value));
     case 'protobuf':
       return Buffer.from(encodeProtobufObject(value as Record<string, unknown>));
     default:

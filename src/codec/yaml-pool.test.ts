@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import { decodeYamlOffThread } from './yaml-pool.js';
+import { describe, it, test } from 'node:test';
+import { decodeYamlOffThread, encodeYamlOffThread } from './yaml-pool.js';
+import { yamlOf } from './yaml-encode.js';
 import { YamlDecodeError } from './yaml-decode.js';
 
 const OPTS = { maxDepth: 1000, uniqueKeys: true };
@@ -36,4 +37,25 @@ describe('YAML decoding off the request thread', () => {
   it('passes a worker-side failure back as a YamlDecodeError', async () => {
     await assert.rejects(decodeYamlOffThread(`a: [${'1,'.repeat(1000)}`, OPTS), YamlDecodeError);
   });
+});
+
+test('a large YAML response is encoded in a worker, as the in-place encoder writes it, without holding the loop', async () => {
+  const labels: Record<string, string> = {};
+  for (let i = 0; i < 50_000; i++) labels[`k${i}`] = 'v';
+  const list = {
+    kind: 'ConfigMapList',
+    apiVersion: 'v1',
+    metadata: { resourceVersion: '5' },
+    items: [{ metadata: { name: 'a', labels } }, { data: { 'x.y': 'multi\nline', n: '1' } }],
+  };
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 1);
+  const started = performance.now();
+  const yaml = await encodeYamlOffThread(JSON.stringify(list));
+  const tookMs = performance.now() - started;
+  clearInterval(timer);
+  assert.equal(yaml, yamlOf(list));
+  assert.ok(ticks >= Math.min(5, tookMs / 10), `the loop ran ${ticks} times during ${tookMs.toFixed(0)} ms of encoding`);
+  // Small values are encoded in place, the same way.
+  assert.equal(await encodeYamlOffThread(JSON.stringify({ a: [1, 'two'] })), yamlOf({ a: [1, 'two'] }));
 });

@@ -1,26 +1,32 @@
 /**
- * YAML decoding off the request thread. The YAML library takes tens of microseconds per node
- * (a 3 MiB body: seconds), far past what one request may hold the event loop for, so bodies
- * are decoded in worker threads: at most two, one document each at a time, each bounded in
- * time and memory. A worker past its time is ended (and replaced on demand); the request is
- * refused. Tiny documents, which cost less than the round trip, are decoded in place.
+ * YAML off the request thread. The YAML library takes tens of microseconds per node (a 3 MiB
+ * body: seconds), far past what one request may hold the event loop for, so bodies are decoded,
+ * and large YAML responses (a list of every ConfigMap) encoded, in worker threads: at most two,
+ * one document each at a time, each bounded in time and memory. A worker past its time is
+ * ended (and replaced on demand); the request is refused. Tiny documents, which cost less than
+ * the round trip, are handled in place.
  */
 import { Worker } from 'node:worker_threads';
 import { decodeYaml, YamlDecodeError, type YamlOptions } from './yaml-decode.js';
-import type { YamlReply } from './yaml-worker.js';
+import { yamlOfJson } from './yaml-encode.js';
+import type { YamlReply, YamlRequest } from './yaml-worker.js';
 
 /** Below this many characters a document decodes in well under a millisecond, in place. */
 const INLINE_MAX_CHARS = 512;
 const MAX_WORKERS = 2;
 /** No bounded document takes this long; a worker that does is stuck in some library path. */
 const DECODE_TIMEOUT_MS = 10_000;
+/** A response is bounded by the request's own timeout (upstream's default --request-timeout). */
+const ENCODE_TIMEOUT_MS = 60_000;
+/** Below this many characters of JSON a response encodes in about a millisecond, in place. */
+const INLINE_ENCODE_MAX_CHARS = 16 * 1024;
 /** An idle worker is ended after this long, giving its memory back. */
 const IDLE_MS = 30_000;
 
 interface Job {
-  source: string;
-  opts: YamlOptions;
-  resolve: (v: unknown) => void;
+  request: YamlRequest;
+  timeoutMs: number;
+  resolve: (reply: YamlReply) => void;
   reject: (e: Error) => void;
 }
 
@@ -49,7 +55,7 @@ function spawn(): Slot {
     dispatch();
     if (job === undefined) return;
     if ('error' in reply) job.reject(new YamlDecodeError(reply.error));
-    else job.resolve(JSON.parse(reply.json));
+    else job.resolve(reply);
   });
   // Out of memory or any crash of the thread: the document could not be decoded.
   worker.on('error', () => retire(slot, new YamlDecodeError('yaml: document too large to decode')));
@@ -88,9 +94,9 @@ function dispatch(): void {
     clearTimeout(slot.timer);
     slot.job = job;
     slot.worker.ref();
-    slot.timer = setTimeout(() => retire(slot, new YamlDecodeError('yaml: document took too long to decode')), DECODE_TIMEOUT_MS);
+    slot.timer = setTimeout(() => retire(slot, new YamlDecodeError('yaml: document took too long to decode')), job.timeoutMs);
     slot.timer.unref();
-    slot.worker.postMessage({ source: job.source, opts: job.opts });
+    slot.worker.postMessage(job.request);
   }
 }
 
@@ -104,8 +110,24 @@ export function decodeYamlOffThread(source: string, opts: YamlOptions): Promise<
       return Promise.reject(e);
     }
   }
+  return offThread({ source, opts }, DECODE_TIMEOUT_MS).then((reply) => JSON.parse((reply as { json: string }).json));
+}
+
+/** The YAML of the JSON text of a response body, encoded without holding the event loop. */
+export function encodeYamlOffThread(json: string): Promise<string> {
+  if (json.length <= INLINE_ENCODE_MAX_CHARS) {
+    try {
+      return Promise.resolve(yamlOfJson(json));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+  return offThread({ encode: json }, ENCODE_TIMEOUT_MS).then((reply) => (reply as { yaml: string }).yaml);
+}
+
+function offThread(request: YamlRequest, timeoutMs: number): Promise<YamlReply> {
   return new Promise((resolve, reject) => {
-    queue.push({ source, opts, resolve, reject });
+    queue.push({ request, timeoutMs, resolve, reject });
     dispatch();
   });
 }

@@ -11,6 +11,8 @@ import type { Writable } from 'node:stream';
 import type { AsTarget } from '../codec/negotiation.js';
 import { canStreamProtobufList, jsonArrayObjectPieces, protobufListPieces } from '../codec/list-stream.js';
 import { chooseEncoding, contentTypeOf } from '../codec/serialize.js';
+import { encodeYamlOffThread } from '../codec/yaml-pool.js';
+import { auditCaptureOf } from './audit/capture.js';
 import type { Obj } from '../machinery/object.js';
 import { entryObject } from '../registry/cache-entry.js';
 import type { EntryList } from '../registry/list.js';
@@ -137,13 +139,38 @@ function* endedAsGoEncodes(pieces: Generator<Buffer, void, undefined>, pretty: b
   if (!pretty) yield NEWLINE;
 }
 
-/** The representations not streamed (YAML): encoded whole, as before. */
+/**
+ * The representations not streamed: YAML, encoded from the list's JSON in a worker thread
+ * (codec/yaml-pool.ts; the YAML library takes seconds for a list of large objects), and
+ * Protobuf of kinds that cannot stream, encoded whole.
+ */
 async function writeWhole(r: ResourceRequest, list: EntryList): Promise<void> {
-  if (r.output.as) {
+  const value = async (): Promise<Record<string, unknown>> => {
+    if (!r.output.as) return { kind: list.kind, apiVersion: list.apiVersion, metadata: list.metadata, items: list.entries.map(entryObject) };
     const { transformList } = await import('./handlers/transform.js');
-    return writeObject(r.res, 200, transformList(r, r.output.as, list.entries.map(entryObject), list.metadata), r.output);
-  }
-  writeObject(r.res, 200, { kind: list.kind, apiVersion: list.apiVersion, metadata: list.metadata, items: list.entries.map(entryObject) }, r.output);
+    return transformList(r, r.output.as, list.entries.map(entryObject), list.metadata) as Record<string, unknown>;
+  };
+  const apiVersion = r.output.as ? `${r.output.as.group}/${r.output.as.version}` : list.apiVersion;
+  const kind = r.output.as ? (r.output.as.kind === 'Table' ? 'Table' : 'PartialObjectMetadataList') : list.kind;
+  if (chooseEncoding(r.output.encodings, apiVersion, kind) !== 'yaml') return writeObject(r.res, 200, await value(), r.output);
+  // The list's JSON: joined from the cached item bytes when they are the items, else encoded.
+  const json = r.output.as ? JSON.stringify(await value()) : compactListJson(list);
+  const capture = auditCaptureOf(r.res);
+  if (capture !== undefined) capture.responseObject(JSON.parse(json));
+  writeBody(r.res, 200, contentTypeOf('yaml', ''), Buffer.from(await encodeYamlOffThread(json)));
+}
+
+/** The compact JSON of a list of cached objects, from their cached bytes. */
+function compactListJson(list: EntryList): string {
+  const pieces = jsonArrayObjectPieces({
+    head: { kind: list.kind, apiVersion: list.apiVersion, metadata: list.metadata },
+    key: 'items',
+    count: list.entries.length,
+    elements: (i) => (list.entries[i] as EntryList['entries'][number]).json,
+    emptyAs: '[]',
+    pretty: false,
+  });
+  return Buffer.concat([...pieces]).toString('utf8');
 }
 
 /**

@@ -78,7 +78,12 @@ export interface RunReport {
   durationMs: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 15_000;
+/**
+ * A case's answer may take up to the server's own request timeout (--request-timeout, 60 s):
+ * heavy writes pause in turns, so with every lane sending one on a busy machine each takes
+ * several times its CPU; an answer past this would be the server's 504, a 5xx the suite reports.
+ */
+const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** Reads the JSON at a key path; own properties only. */
 function hasOwnPath(obj: unknown, path: readonly string[]): { found: boolean; value?: unknown } {

@@ -1,5 +1,6 @@
 /** GET of one object (or of a subresource that reads it): the scope's Getter. */
 import { contentTypeOf, encodeBytes } from '../../codec/serialize.js';
+import { encodeYamlOffThread } from '../../codec/yaml-pool.js';
 import { entryObject } from '../../registry/cache-entry.js';
 import { planGet } from '../../registry/read-options.js';
 import type { ResourceRequest } from './resource-request.js';
@@ -20,7 +21,13 @@ export async function handleGet(r: ResourceRequest): Promise<void> {
     const { transformObject } = await import('./transform.js');
     return writeObject(r.res, 200, transformObject(r, r.output.as, entryObject(entry)), r.output);
   }
-  // Compact JSON is what the cache holds already: no decode, no encode.
-  const bytes = encoding === 'json' && !pretty ? entry.json : encodeBytes(entryObject(entry), encoding, pretty);
+  // Compact JSON is what the cache holds already: no decode, no encode. YAML is written in a
+  // worker from that JSON (the YAML library takes hundreds of milliseconds for a large object).
+  const bytes =
+    encoding === 'json' && !pretty
+      ? entry.json
+      : encoding === 'yaml'
+        ? Buffer.from(await encodeYamlOffThread(entry.json.toString('utf8')))
+        : encodeBytes(entryObject(entry), encoding, pretty);
   writeBody(r.res, 200, contentTypeOf(encoding, protobufMediaType), bytes);
 }
