@@ -139,7 +139,7 @@ export function decodeManagedFieldsSteps(entries: unknown, due: Due): Steps<Mana
   if (entries === undefined || entries === null) return new Done(managed);
   if (!Array.isArray(entries)) throw new ManagedFieldsError('managedFields must be a list');
   const w = new Work();
-  entries.forEach((raw, i) => decodeEntry(raw, i, managed, w));
+  for (let i = 0; i < entries.length; i++) decodeEntry(entries[i], i, managed, w);
   return w.pending() ? drainDecoding(w, managed, due) : new Done(managed);
 }
 
