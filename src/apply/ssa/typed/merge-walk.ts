@@ -348,14 +348,19 @@ function mapEntries(
 
 // A map's keys; a large map's are listed once per walk, and count as the piece's work.
 function keysOf(m: object, c: Walk): string[] {
-  const known = c.large?.get(m);
-  if (known !== undefined) return known;
-  const keys = c.work.keys(m);
-  if (keys.length > LARGE_MAP) {
-    c.large ??= new Map();
-    c.large.set(m, keys);
+  if (c.large !== undefined) {
+    const known = c.large.get(m);
+    if (known !== undefined) return known;
   }
+  const keys = Object.keys(m);
+  if (keys.length > LARGE_MAP) keepLarge(m, keys, c);
   return keys;
+}
+
+function keepLarge(m: object, keys: string[], c: Walk): void {
+  c.large ??= new Map();
+  c.large.set(m, keys);
+  c.work.spendMany(keys.length);
 }
 
 function isObject(v: unknown): v is object {
