@@ -8,8 +8,11 @@
  *
  * A small object is walked in its first piece: it pays one counter per entry and never defers.
  * A deferred rest writes into the same containers (outputs, sets, error lists) that the loop was
- * filling, so a walk's result is complete once its work is drained; order within one container
- * is kept because a loop's rests run in the order they were deferred.
+ * filling, so a walk's result is complete once its work is drained. Each container is filled by
+ * one loop (one function for all of its phases, e.g. a map's lhs keys then its rhs keys), whose
+ * rests follow one another: the order within a container is the order of a walk at once. A
+ * decision that needs a container's end (is it empty?) is made as for a non-empty one when the
+ * container went on in later pieces; each walk says how that is safe for it.
  */
 import type { Due } from '../machinery/pace.js';
 
