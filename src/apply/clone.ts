@@ -27,7 +27,7 @@ export function copy(v: unknown, w: Work): unknown {
 function items(v: unknown[], out: unknown[], from: number, w: Work): void {
   for (let i = from; i < v.length; i++) {
     if (w.spend()) {
-      w.defer(() => items(v, out, i, w));
+      w.later(items, v, out, i, w);
       return;
     }
     out.push(copy(v[i], w));
@@ -37,7 +37,7 @@ function items(v: unknown[], out: unknown[], from: number, w: Work): void {
 function entries(v: Record<string, unknown>, keys: string[], out: Record<string, unknown>, from: number, w: Work): void {
   for (let i = from; i < keys.length; i++) {
     if (w.spend()) {
-      w.defer(() => entries(v, keys, out, i, w));
+      w.later(entries, v, keys, out, i, w);
       return;
     }
     setOwn(out, keys[i], copy(v[keys[i]], w));

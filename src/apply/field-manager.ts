@@ -259,23 +259,13 @@ export class FieldManager {
   // decodeLiveOrNew: a subresource write, a reset, or an empty or undecodable list in the
   // request all fall back to the live object's records (or none for a reset).
   private *decodeLiveOrNew(live: Obj, next: Obj, due: Due): Generator<void, Managed, void> {
-    const fromLive = function* (): Generator<void, Managed, void> {
-      try {
-        return yield* decodeManagedFieldsSteps(metadataOf(live)?.managedFields, due);
-      } catch {
-        return emptyManaged();
-      }
-    };
-    if (this.cfg.subresource !== '') return yield* fromLive();
-    const requested = metadataOf(next)?.managedFields;
-    if (isResetManagedFields(requested)) return emptyManaged();
-    let managed: Managed | undefined;
-    try {
-      managed = yield* decodeManagedFieldsSteps(requested, due);
-    } catch {
-      managed = undefined;
+    if (this.cfg.subresource === '') {
+      const requested = metadataOf(next)?.managedFields;
+      if (isResetManagedFields(requested)) return emptyManaged();
+      const managed = yield* decodeOrNone(requested, due);
+      if (managed !== undefined && managed.fields.size > 0) return managed;
     }
-    return managed !== undefined && managed.fields.size > 0 ? managed : yield* fromLive();
+    return (yield* decodeOrNone(metadataOf(live)?.managedFields, due)) ?? emptyManaged();
   }
 
   private zero(): Obj {
@@ -291,6 +281,15 @@ export class FieldManager {
   private gvknn(obj: Obj): string {
     const meta = metadataOf(obj);
     return `${String(meta?.namespace ?? '')}/${String(meta?.name ?? '')}; ${gvkString(this.cfg.apiVersion, this.cfg.kind)}`;
+  }
+}
+
+// The managers of managedFields, undefined when they do not decode.
+function* decodeOrNone(entries: unknown, due: Due): Generator<void, Managed | undefined, void> {
+  try {
+    return yield* decodeManagedFieldsSteps(entries, due);
+  } catch {
+    return undefined;
   }
 }
 

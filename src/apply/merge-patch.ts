@@ -1,13 +1,13 @@
 /** JSON merge patch (RFC 7386): objects merge recursively, null deletes, anything else replaces. */
 import { isPlainObject } from '../machinery/object.js';
 import { ownValue, setOwn } from '../machinery/own-property.js';
-import { type Pace, runAtOnce, runPaced } from '../machinery/pace.js';
+import { type Pace, runPaced } from '../machinery/pace.js';
 import { copy } from './clone.js';
-import { stepped, type Work } from './work.js';
+import { atOnce, stepped, type Work } from './work.js';
 
 /** The result of merging patch into target; neither input is modified. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
-  return runAtOnce((due) => stepped((w) => merge(target, patch, w), due));
+  return atOnce((w) => merge(target, patch, w));
 }
 
 /**
@@ -15,7 +15,9 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
  * other work in between them once the pace is due.
  */
 export function mergePatchPaced(target: unknown, patch: unknown, pace: Pace | undefined): unknown {
-  return runPaced((due) => stepped((w) => merge(target, patch, w), due), pace);
+  return runPaced(function* (due) {
+    return yield* stepped((w) => merge(target, patch, w), due);
+  }, pace);
 }
 
 function merge(target: unknown, patch: unknown, w: Work): unknown {
@@ -42,7 +44,7 @@ function mergeKeys(
   const n = targetKeys.length;
   for (let i = from; i < n + patchKeys.length; i++) {
     if (w.spend()) {
-      w.defer(() => mergeKeys(out, target, targetKeys, patch, patchKeys, i, w));
+      w.later(mergeKeys, out, target, targetKeys, patch, patchKeys, i, w);
       return;
     }
     if (i < n) {

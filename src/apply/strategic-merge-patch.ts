@@ -120,7 +120,7 @@ function removeDirectives(v: unknown, nulls: boolean, w: Work): unknown {
 function keptItems(v: unknown[], out: unknown[], from: number, nulls: boolean, w: Work): void {
   for (let i = from; i < v.length; i++) {
     if (w.spend()) {
-      w.defer(() => keptItems(v, out, i, nulls, w));
+      w.later(keptItems, v, out, i, nulls, w);
       return;
     }
     const kept = removeDirectives(v[i], nulls, w);
@@ -131,7 +131,7 @@ function keptItems(v: unknown[], out: unknown[], from: number, nulls: boolean, w
 function keptEntries(v: JsonMap, keys: string[], from: number, nulls: boolean, w: Work): void {
   for (let i = from; i < keys.length; i++) {
     if (w.spend()) {
-      w.defer(() => keptEntries(v, keys, i, nulls, w));
+      w.later(keptEntries, v, keys, i, nulls, w);
       return;
     }
     const k = keys[i];
@@ -175,7 +175,7 @@ function mergeMap(original: JsonMap, patch: JsonMap, schema: PatchSchema, w: Wor
 function mergeKeys(original: JsonMap, patch: JsonMap, keys: string[], from: number, schema: PatchSchema, w: Work): void {
   for (let i = from; i < keys.length; i++) {
     if (w.spend()) {
-      w.defer(() => mergeKeys(original, patch, keys, i, schema, w));
+      w.later(mergeKeys, original, patch, keys, i, schema, w);
       return;
     }
     const patchKey = keys[i];

@@ -8,8 +8,11 @@
  *
  * A small object is walked in its first piece: it pays one counter per entry and never defers.
  * A deferred rest writes into the same containers (outputs, sets, error lists) that the loop was
- * filling, so a walk's result is complete once its work is drained; order within one container
- * is kept because a loop's rests run in the order they were deferred.
+ * filling, so a walk's result is complete once its work is drained. Each container is filled by
+ * one loop (one function for all of its phases, e.g. a map's lhs keys then its rhs keys), whose
+ * rests follow one another: the order within a container is the order of a walk at once. A
+ * decision that needs a container's end (is it empty?) is made as for a non-empty one when the
+ * container went on in later pieces; each walk says how that is safe for it.
  */
 import type { Due } from '../machinery/pace.js';
 
@@ -50,7 +53,8 @@ export class Work {
   private readonly piece = pieceSize;
   /** How many rests were deferred so far: a caller tells whether a call left work behind. */
   deferred = 0;
-  private queue: (() => void)[] = [];
+  // Made on the first deferral: most walks never defer.
+  private queue: (() => void)[] | undefined;
   private head = 0;
 
   /** Counts one entry visited; true when the piece is spent: the loop defers its rest and returns. */
@@ -76,18 +80,27 @@ export class Work {
 
   /** The rest of a loop, run after the rests deferred before it, in a piece of its own. */
   defer(rest: () => void): void {
+    this.queue ??= [];
     this.queue.push(rest);
     this.deferred++;
   }
 
+  /**
+   * Defers f(...args). Loops call this rather than making the closure themselves: a closure
+   * over a loop's variables makes V8 allocate those variables anew for every entry.
+   */
+  later<A extends unknown[]>(f: (...args: A) => void, ...args: A): void {
+    this.defer(() => f(...args));
+  }
+
   /** True when a rest is waiting. */
   pending(): boolean {
-    return this.head < this.queue.length;
+    return this.queue !== undefined && this.head < this.queue.length;
   }
 
   /** Runs every deferred rest; between pieces it pauses when due (machinery/pace.ts). */
   *drain(due: Due): Generator<void, void, void> {
-    while (this.head < this.queue.length) {
+    while (this.pending()) {
       if (due()) yield;
       this.runNext();
     }
@@ -96,7 +109,8 @@ export class Work {
 
   /** Runs every deferred rest at once (synchronous callers). */
   finish(): void {
-    while (this.head < this.queue.length) this.runNext();
+    if (this.queue === undefined) return;
+    while (this.pending()) this.runNext();
     this.reset();
   }
 
@@ -111,15 +125,16 @@ export class Work {
   }
 
   private runNext(): void {
-    const rest = this.queue[this.head];
+    const queue = this.queue as (() => void)[];
+    const rest = queue[this.head];
     // Released as it runs: a long walk does not keep its finished rests' closures.
-    this.queue[this.head++] = NOTHING;
+    queue[this.head++] = NOTHING;
     this.spent = 0;
     rest();
   }
 
   private reset(): void {
-    this.queue = [];
+    this.queue = undefined;
     this.head = 0;
     this.spent = 0;
   }
@@ -135,26 +150,51 @@ export function atOnce<T>(work: (w: Work) => T): T {
   return out;
 }
 
-/** Runs work(w) and drains its rests, pausing when due: the stepped form of a walk written for Work. */
-export function* stepped<T>(work: (w: Work) => T, due: Due): Generator<void, T, void> {
+/** Steps run with `yield*` from a stepped caller (machinery/pace.ts): a generator, or work already done. */
+export type Steps<T> = Iterator<void, T, void> & Iterable<void>;
+
+/**
+ * Runs work(w) and drains its rests, pausing when due, then gives then(result) (the result
+ * itself without then): the stepped form of a walk written for Work. A walk that left nothing
+ * for later is done without a generator.
+ */
+export function stepped<R>(work: (w: Work) => R, due: Due): Steps<R>;
+export function stepped<R, T>(work: (w: Work) => R, due: Due, then: (r: R) => T): Steps<T>;
+export function stepped<R, T>(work: (w: Work) => R, due: Due, then?: (r: R) => T): Steps<R | T> {
   const w = new Work();
   const out = work(w);
-  if (w.pending()) yield* w.drain(due);
-  return out;
+  if (w.pending()) return drainThen(w, out, due, then);
+  return new Done(then === undefined ? out : then(out));
 }
 
-/** Calls body on each value the iterator has left, deferring the rest when the piece is spent. */
-export function eachIn<T>(it: IterableIterator<T>, w: Work, body: (v: T) => void): void {
-  for (const v of it) {
-    if (w.spend()) {
-      // A Map's iterator has no return(): leaving the loop keeps its place.
-      w.defer(() => {
-        body(v);
-        eachIn(it, w, body);
-      });
-      return;
-    }
-    body(v);
+function* drainThen<R, T>(w: Work, out: R, due: Due, then: ((r: R) => T) | undefined): Generator<void, R | T, void> {
+  yield* w.drain(due);
+  return then === undefined ? out : then(out);
+}
+
+/** The value of steps run to their end at once, never pausing (synchronous callers). */
+export function finished<T>(steps: Steps<T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+const NEVER_DUE = (): boolean => false;
+
+/** A due that never is: steps run at once. */
+export const atOnceDue = NEVER_DUE;
+
+/** Steps already done: `yield*` over them gives their value at once. */
+export class Done<T> implements Iterator<void, T, void> {
+  constructor(private readonly value: T) {}
+
+  next(): IteratorResult<void, T> {
+    return { done: true, value: this.value };
+  }
+
+  [Symbol.iterator](): this {
+    return this;
   }
 }
 

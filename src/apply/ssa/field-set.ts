@@ -4,7 +4,7 @@
  * and may share unchanged child sets, so a set is never modified once another set refers to it;
  * only a set under construction is filled with insert().
  */
-import { atOnce, eachIn, sortThen, type Work } from '../work.js';
+import { atOnce, sortThen, type Work } from '../work.js';
 import { comparePathElements, type Path, type PathElement, parsePathElement } from './path-element.js';
 
 interface ChildNode {
@@ -90,15 +90,10 @@ export class FieldSet {
     if (this.isBare()) return other;
     if (w === undefined) return atOnce((x) => this.union(other, x));
     const out = new FieldSet();
-    eachIn(this.members.values(), w, (pe) => out.addMember(pe));
-    eachIn(other.members.values(), w, (pe) => out.addMember(pe));
-    eachIn(this.children.values(), w, (c) => {
-      const theirs = other.children.get(c.pe.id);
-      out.addChild(theirs === undefined ? c : { pe: c.pe, set: c.set.union(theirs.set, w) });
-    });
-    eachIn(other.children.values(), w, (c) => {
-      if (!this.children.has(c.pe.id)) out.addChild(c);
-    });
+    addMembers(out, this.members.values(), undefined, true, w);
+    addMembers(out, other.members.values(), undefined, true, w);
+    addChildren(out, this.children.values(), other, 'union', w);
+    addChildren(out, other.children.values(), this, 'absent', w);
     return out;
   }
 
@@ -109,15 +104,9 @@ export class FieldSet {
     const out = new FieldSet();
     // Each level visits the smaller side: a manager's small change against a large set costs little.
     const [fewer, more] = this.members.size <= other.members.size ? [this, other] : [other, this];
-    eachIn(fewer.members.values(), w, (pe) => {
-      if (more.members.has(pe.id)) out.addMember(pe);
-    });
+    addMembers(out, fewer.members.values(), more.members, true, w);
     const [few, many] = this.children.size <= other.children.size ? [this, other] : [other, this];
-    eachIn(few.children.values(), w, (c) => {
-      const theirs = many.children.get(c.pe.id);
-      if (theirs === undefined) return;
-      out.addChildUnlessEmpty(c.pe, w, () => c.set.intersection(theirs.set, w));
-    });
+    addChildren(out, few.children.values(), many, 'intersection', w);
     return out;
   }
 
@@ -135,27 +124,9 @@ export class FieldSet {
     if (other.isBare() || this.isBare()) return this;
     if (w === undefined) return atOnce((x) => this.subtract(other, recursive, x));
     const out = new FieldSet();
-    eachIn(this.members.values(), w, (pe) => {
-      if (!other.members.has(pe.id)) out.addMember(pe);
-    });
-    eachIn(this.children.values(), w, (c) => {
-      if (recursive && other.members.has(c.pe.id)) return;
-      const theirs = other.children.get(c.pe.id);
-      if (theirs === undefined) out.addChild(c);
-      else out.addChildUnlessEmpty(c.pe, w, () => c.set.subtract(theirs.set, recursive, w));
-    });
+    addMembers(out, this.members.values(), other.members, false, w);
+    addChildren(out, this.children.values(), other, recursive ? 'recursiveDifference' : 'difference', w);
     return out;
-  }
-
-  /**
-   * Adds the set an op builds below pe unless it is empty. A set still being filled by work left
-   * for later pieces is added as it is: an empty child set reads as none everywhere (empty(),
-   * equals, paths, the FieldsV1 form).
-   */
-  private addChildUnlessEmpty(pe: PathElement, w: Work, op: () => FieldSet): void {
-    const before = w.deferred;
-    const set = op();
-    if (w.deferred !== before || !set.empty()) this.addChild({ pe, set });
   }
 
   equals(other: FieldSet): boolean {
@@ -196,14 +167,18 @@ export class FieldSet {
     if (includeSelf) out['.'] = {};
     const elements = [...this.members.values()];
     for (const c of this.children.values()) if (!this.members.has(c.pe.id) && !c.set.empty()) elements.push(c.pe);
-    sortThen(elements, comparePathElements, w, (sorted) => this.emitEach(sorted, 0, out, w));
+    // Most levels fit a piece: sorted at once, without a continuation.
+    if (!w.large(elements.length)) {
+      if (elements.length > 1) elements.sort(comparePathElements);
+      this.emitEach(elements, 0, out, w);
+    } else sortThen(elements, comparePathElements, w, (sorted) => this.emitEach(sorted, 0, out, w));
     return out;
   }
 
   private emitEach(elements: PathElement[], from: number, out: Record<string, unknown>, w: Work): void {
     for (let i = from; i < elements.length; i++) {
       if (w.spend()) {
-        w.defer(() => this.emitEach(elements, i, out, w));
+        w.later(this.emitEach.bind(this), elements, i, out, w);
         return;
       }
       const pe = elements[i];
@@ -227,6 +202,64 @@ export class FieldSet {
 }
 
 const EMPTY = new FieldSet();
+
+/**
+ * Adds to out each member the iterator has left whose presence in filter is `present` (every
+ * one without a filter), deferring the rest when the piece is spent (a Map's iterator keeps its
+ * place).
+ */
+function addMembers(out: FieldSet, it: Iterator<PathElement>, filter: ReadonlyMap<string, unknown> | undefined, present: boolean, w: Work): void {
+  for (;;) {
+    if (w.spend()) {
+      w.later(addMembers, out, it, filter, present, w);
+      return;
+    }
+    const r = it.next();
+    if (r.done) return;
+    if (filter === undefined || filter.has(r.value.id) === present) out.addMember(r.value);
+  }
+}
+
+/** How a child set of one side meets the other side's at the same element. */
+type ChildOp = 'union' | 'absent' | 'intersection' | 'difference' | 'recursiveDifference';
+
+/** Adds to out the child sets op makes of the ones the iterator has left and other's, in pieces. */
+function addChildren(out: FieldSet, it: Iterator<ChildNode>, other: FieldSet, op: ChildOp, w: Work): void {
+  for (;;) {
+    if (w.spend()) {
+      w.later(addChildren, out, it, other, op, w);
+      return;
+    }
+    const r = it.next();
+    if (r.done) return;
+    const c = r.value;
+    const theirs = other.children.get(c.pe.id);
+    switch (op) {
+      case 'union':
+        out.addChild(theirs === undefined ? c : { pe: c.pe, set: c.set.union(theirs.set, w) });
+        break;
+      case 'absent':
+        if (theirs === undefined) out.addChild(c);
+        break;
+      case 'intersection':
+        if (theirs !== undefined) addUnlessEmpty(out, c.pe, w, w.deferred, c.set.intersection(theirs.set, w));
+        break;
+      default:
+        if (op === 'recursiveDifference' && other.members.has(c.pe.id)) break;
+        if (theirs === undefined) out.addChild(c);
+        else addUnlessEmpty(out, c.pe, w, w.deferred, op === 'difference' ? c.set.difference(theirs.set, w) : c.set.recursiveDifference(theirs.set, w));
+    }
+  }
+}
+
+/**
+ * Adds the set an op built below pe unless it is empty (`before`: the work's deferrals when the
+ * op began). A set still being filled by work left for later pieces is added as it is: an
+ * empty child set reads as none everywhere (empty(), equals, paths, the FieldsV1 form).
+ */
+function addUnlessEmpty(out: FieldSet, pe: PathElement, w: Work, before: number, set: FieldSet): void {
+  if (w.deferred !== before || !set.empty()) out.addChild({ pe, set });
+}
 
 /** A set of the given paths. */
 export function setOf(...paths: Path[]): FieldSet {
@@ -259,8 +292,7 @@ function readFrom(fields: Record<string, unknown>, keys: string[], from: number,
   for (let i = from; i < keys.length; i++) {
     if (w.spend()) {
       into.children ??= new FieldSet();
-      const children = into.children;
-      w.defer(() => readFrom(fields, keys, i, { children }, w));
+      w.later(readFrom, fields, keys, i, { children: into.children }, w);
       return;
     }
     const key = keys[i];

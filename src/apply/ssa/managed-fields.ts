@@ -8,8 +8,8 @@ import { rfc3339 } from '../../machinery/object.js';
 import { FieldSet } from './field-set.js';
 import { goJsonString } from './value.js';
 import { str } from '../../machinery/fields.js';
-import { type Due, runAtOnce } from '../../machinery/pace.js';
-import { stepped } from '../work.js';
+import type { Due } from '../../machinery/pace.js';
+import { atOnceDue, Done, finished, type Steps, stepped, Work } from '../work.js';
 
 export type Operation = 'Apply' | 'Update';
 
@@ -127,36 +127,55 @@ function isEmptyEntry(e: unknown): boolean {
 
 /** DecodeManagedFields: the managers of an object's managedFields (absent: none). */
 export function decodeManagedFields(entries: unknown): Managed {
-  return runAtOnce((due) => decodeManagedFieldsSteps(entries, due));
+  return finished(decodeManagedFieldsSteps(entries, atOnceDue));
 }
 
-/** decodeManagedFields, each entry's fields read in pieces (../work.ts), pausing between them when due. */
-export function* decodeManagedFieldsSteps(entries: unknown, due: Due): Generator<void, Managed, void> {
+/**
+ * decodeManagedFields, every entry's fields read in pieces of one Work (../work.ts), pausing
+ * between them when due.
+ */
+export function decodeManagedFieldsSteps(entries: unknown, due: Due): Steps<Managed> {
   const managed = emptyManaged();
-  if (entries === undefined || entries === null) return managed;
+  if (entries === undefined || entries === null) return new Done(managed);
   if (!Array.isArray(entries)) throw new ManagedFieldsError('managedFields must be a list');
-  for (let i = 0; i < entries.length; i++) {
-    const raw: unknown = entries[i];
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ManagedFieldsError(`managed fields entry ${i} is not an object`);
-    const e = raw as Record<string, unknown>;
-    const operation = str(e.operation);
-    if (operation !== 'Apply' && operation !== 'Update') throw new ManagedFieldsError('operation must be `Apply` or `Update`');
-    const apiVersion = str(e.apiVersion);
-    if (apiVersion === '') throw new ManagedFieldsError('apiVersion must not be empty');
-    const fieldsType = str(e.fieldsType);
-    if (fieldsType === '') throw new ManagedFieldsError(`missing fieldsType in managed fields entry ${i}`);
-    if (fieldsType !== 'FieldsV1') throw new ManagedFieldsError(`invalid fieldsType "${fieldsType}" in managed fields entry ${i}`);
-    const id = managerIdentifier({ manager: str(e.manager), operation, apiVersion, subresource: str(e.subresource) });
-    let set: FieldSet;
-    try {
-      set = yield* stepped((w) => FieldSet.fromFieldsV1(e.fieldsV1, w), due);
-    } catch (err) {
-      throw new ManagedFieldsError(`error decoding versioned set: error decoding set: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    managed.fields.set(id, { set, apiVersion, applied: operation === 'Apply' });
-    managed.times.set(id, normalizeTime(e.time));
+  const w = new Work();
+  for (let i = 0; i < entries.length; i++) decodeEntry(entries[i], i, managed, w);
+  return w.pending() ? drainDecoding(w, managed, due) : new Done(managed);
+}
+
+function* drainDecoding(w: Work, managed: Managed, due: Due): Generator<void, Managed, void> {
+  try {
+    yield* w.drain(due);
+  } catch (err) {
+    throw decodingSetError(err);
   }
   return managed;
+}
+
+function decodingSetError(err: unknown): ManagedFieldsError {
+  return new ManagedFieldsError(`error decoding versioned set: error decoding set: ${err instanceof Error ? err.message : String(err)}`);
+}
+
+// One entry into managed (its set complete once w is drained).
+function decodeEntry(raw: unknown, i: number, managed: Managed, w: Work): void {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ManagedFieldsError(`managed fields entry ${i} is not an object`);
+  const e = raw as Record<string, unknown>;
+  const operation = str(e.operation);
+  if (operation !== 'Apply' && operation !== 'Update') throw new ManagedFieldsError('operation must be `Apply` or `Update`');
+  const apiVersion = str(e.apiVersion);
+  if (apiVersion === '') throw new ManagedFieldsError('apiVersion must not be empty');
+  const fieldsType = str(e.fieldsType);
+  if (fieldsType === '') throw new ManagedFieldsError(`missing fieldsType in managed fields entry ${i}`);
+  if (fieldsType !== 'FieldsV1') throw new ManagedFieldsError(`invalid fieldsType "${fieldsType}" in managed fields entry ${i}`);
+  const id = managerIdentifier({ manager: str(e.manager), operation, apiVersion, subresource: str(e.subresource) });
+  let set: FieldSet;
+  try {
+    set = FieldSet.fromFieldsV1(e.fieldsV1, w);
+  } catch (err) {
+    throw decodingSetError(err);
+  }
+  managed.fields.set(id, { set, apiVersion, applied: operation === 'Apply' });
+  managed.times.set(id, normalizeTime(e.time));
 }
 
 // metav1.Time re-serializes in UTC with second precision. Entries keep the times of earlier
@@ -197,17 +216,25 @@ export interface ManagedFieldsEntry {
  * seconds, manager, apiVersion and subresource; undefined when no manager is left.
  */
 export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | undefined {
-  return runAtOnce((due) => encodeManagedFieldsSteps(managed, due));
+  return finished(encodeManagedFieldsSteps(managed, atOnceDue));
 }
 
-/** encodeManagedFields, each set written in pieces (../work.ts), pausing between them when due. */
-export function* encodeManagedFieldsSteps(managed: Managed, due: Due): Generator<void, ManagedFieldsEntry[] | undefined, void> {
-  if (managed.fields.size === 0) return undefined;
-  const entries: ManagedFieldsEntry[] = [];
-  for (const [id, vs] of managed.fields) {
-    const fieldsV1 = yield* stepped((w) => vs.set.toFieldsV1(w), due);
-    entries.push(encodeEntry(parseManagerIdentifier(id), vs, managed.times.get(id), fieldsV1));
-  }
+/** encodeManagedFields, the sets written in pieces of one Work (../work.ts), pausing between them when due. */
+export function encodeManagedFieldsSteps(managed: Managed, due: Due): Steps<ManagedFieldsEntry[] | undefined> {
+  if (managed.fields.size === 0) return new Done(undefined);
+  return stepped(
+    (w) => {
+      const entries: ManagedFieldsEntry[] = [];
+      for (const [id, vs] of managed.fields) entries.push(encodeEntry(parseManagerIdentifier(id), vs, managed.times.get(id), vs.set.toFieldsV1(w)));
+      return entries;
+    },
+    due,
+    sortEntries,
+  );
+}
+
+// Upstream's order of entries (each one's fields written by now).
+function sortEntries(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] {
   if (entries.length === 1) return entries;
   const keyed = entries.map((entry) => ({ entry, seconds: timeSeconds(entry.time) }));
   return keyed.sort(compareEntries).map((k) => k.entry);

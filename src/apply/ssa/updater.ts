@@ -172,6 +172,6 @@ export class Updater {
   }
 }
 
-function difference(set: FieldSet, other: FieldSet, due: Due): Generator<void, FieldSet, void> {
+function difference(set: FieldSet, other: FieldSet, due: Due): Iterator<void, FieldSet, void> & Iterable<void> {
   return stepped((w) => set.difference(other, w), due);
 }

@@ -6,9 +6,9 @@
 import { deepEqual } from '../../../machinery/deep-equal.js';
 import { FieldSet } from '../field-set.js';
 import type { Atom } from '../typed-schema.js';
-import { type MergeRules, mergeWalk, mergeWalkSteps, type WalkNode } from './merge-walk.js';
+import { endWalk, type MergeRules, mergeWalk, mergeWalkIn, type WalkNode } from './merge-walk.js';
 import type { Due } from '../../../machinery/pace.js';
-import { stepped } from '../../work.js';
+import { Done, type Steps, stepped } from '../../work.js';
 
 export interface Comparison {
   added: FieldSet;
@@ -27,10 +27,16 @@ export function compareTyped(lhs: unknown, rhs: unknown, atom: Atom): Comparison
 }
 
 /** compareTyped in pieces (../../work.ts), pausing between them when due. */
-export function* compareTypedSteps(lhs: unknown, rhs: unknown, atom: Atom, due: Due): Generator<void, Comparison, void> {
+export function compareTypedSteps(lhs: unknown, rhs: unknown, atom: Atom, due: Due): Steps<Comparison> {
   const c = emptyComparison();
-  yield* mergeWalkSteps(lhs, rhs, atom, comparing(c), due);
-  return c;
+  return stepped(
+    (w) => mergeWalkIn(lhs, rhs, atom, comparing(c), w),
+    due,
+    (walk) => {
+      endWalk(walk);
+      return c;
+    },
+  );
 }
 
 function emptyComparison(): Comparison {
@@ -62,10 +68,14 @@ export function isSame(c: Comparison): boolean {
 }
 
 /** Comparison.ExcludeFields: the changes outside the fields a strategy resets, in pieces (../../work.ts). */
-export function* excludeFields(c: Comparison, fields: FieldSet | undefined, due: Due): Generator<void, Comparison, void> {
-  if (fields === undefined || fields.empty()) return c;
-  const added = yield* stepped((w) => c.added.recursiveDifference(fields, w), due);
-  const modified = yield* stepped((w) => c.modified.recursiveDifference(fields, w), due);
-  const removed = yield* stepped((w) => c.removed.recursiveDifference(fields, w), due);
-  return { added, modified, removed };
+export function excludeFields(c: Comparison, fields: FieldSet | undefined, due: Due): Steps<Comparison> {
+  if (fields === undefined || fields.empty()) return new Done(c);
+  return stepped(
+    (w) => ({
+      added: c.added.recursiveDifference(fields, w),
+      modified: c.modified.recursiveDifference(fields, w),
+      removed: c.removed.recursiveDifference(fields, w),
+    }),
+    due,
+  );
 }

@@ -11,7 +11,7 @@ import { isMap } from '../value.js';
 import { fieldType, keyOf, ListItemError, listItemElement, TypedError } from './atoms.js';
 import { setOwn } from '../../../machinery/own-property.js';
 import type { Due } from '../../../machinery/pace.js';
-import { atOnce, LARGE_MAP, PIECE, stepped, type Work } from '../../work.js';
+import { atOnce, LARGE_MAP, PIECE, type Steps, stepped, type Work } from '../../work.js';
 
 /**
  * One node of the walk: both sides at a path. The path is the walk's one stack, valid only
@@ -36,17 +36,17 @@ export interface MergeRules {
 
 /** The merged value of lhs and rhs (undefined when none); throws TypedError on duplicate keys. */
 export function mergeWalk(lhs: unknown, rhs: unknown, atom: Atom, rules: MergeRules): unknown {
-  const c = atOnce((w) => start(lhs, rhs, atom, rules, w));
-  return end(c);
+  const c = atOnce((w) => mergeWalkIn(lhs, rhs, atom, rules, w));
+  return endWalk(c);
 }
 
 /** mergeWalk in pieces (../../work.ts), pausing between them when due. */
-export function* mergeWalkSteps(lhs: unknown, rhs: unknown, atom: Atom, rules: MergeRules, due: Due): Generator<void, unknown, void> {
-  return end(yield* stepped((w) => start(lhs, rhs, atom, rules, w), due));
+export function mergeWalkSteps(lhs: unknown, rhs: unknown, atom: Atom, rules: MergeRules, due: Due): Steps<unknown> {
+  return stepped((w) => mergeWalkIn(lhs, rhs, atom, rules, w), due, endWalk);
 }
 
-// One walk: its rules, its errors and its work.
-interface Walk {
+/** One walk: its rules, its errors and its work. */
+export interface Walk {
   readonly rules: MergeRules;
   readonly errs: TypedError[];
   readonly work: Work;
@@ -56,14 +56,16 @@ interface Walk {
   large?: Map<object, string[]>;
 }
 
-function start(lhs: unknown, rhs: unknown, atom: Atom, rules: MergeRules, work: Work): Walk {
+/** A walk run as part of work w (its merged value and errors complete once w is drained). */
+export function mergeWalkIn(lhs: unknown, rhs: unknown, atom: Atom, rules: MergeRules, work: Work): Walk {
   const c: Walk = { rules, errs: [], work, out: undefined, large: undefined };
   const path: PathElement[] = [];
   c.out = mergeNode({ lhs, rhs, path }, path, atom, c);
   return c;
 }
 
-function end(c: Walk): unknown {
+/** A walk's merged value once its work is drained; throws its first TypedError. */
+export function endWalk(c: Walk): unknown {
   if (c.errs.length > 0) throw c.errs[0];
   return c.out;
 }
@@ -196,9 +198,12 @@ class ListMerge {
   }
 
   private index(list: unknown[], into: Indexed, c: Walk): boolean {
-    for (; this.i < list.length; this.i++) {
-      if (c.work.spend()) return false;
-      const i = this.i;
+    let i = this.i;
+    for (; i < list.length; i++) {
+      if (c.work.spend()) {
+        this.i = i;
+        return false;
+      }
       let pe: PathElement;
       try {
         pe = listItemElement(this.t, i, list[i]);
@@ -227,46 +232,55 @@ class ListMerge {
     if (c.rules.output && merged !== undefined) this.out.push(merged);
   }
 
-  // False when the piece was spent before the lists were.
+  // False when the piece was spent before the lists were. The positions live in locals while
+  // the loop runs (the loop is the hot part of every list merge) and go back when it stops.
   private merge(c: Walk): boolean {
     const { l, r, shared } = this;
-    while (this.li < l.pes.length || this.ri < r.pes.length) {
-      if (c.work.spend()) return false;
-      if (this.li < l.pes.length && this.ri < r.pes.length) {
-        const pe = l.pes[this.li];
-        if (pe.id === r.pes[this.ri].id) {
+    let { li, ri, next } = this;
+    let done = true;
+    while (li < l.pes.length || ri < r.pes.length) {
+      if (c.work.spend()) {
+        done = false;
+        break;
+      }
+      if (li < l.pes.length && ri < r.pes.length) {
+        const pe = l.pes[li];
+        if (pe.id === r.pes[ri].id) {
           this.item(pe, l.byId.get(pe.id), r.byId.get(pe.id), c);
-          this.li++;
-          this.ri++;
-          this.next++;
+          li++;
+          ri++;
+          next++;
           continue;
         }
-        const due = shared[this.next];
+        const due = shared[next];
         if (r.byId.has(pe.id) && due !== undefined && due.id !== pe.id) {
           // A shared item, but not the one due next: it is merged where the rhs has it.
-          this.li++;
+          li++;
           continue;
         }
       }
-      if (this.li < l.pes.length) {
-        const pe = l.pes[this.li];
+      if (li < l.pes.length) {
+        const pe = l.pes[li];
         if (!r.byId.has(pe.id)) {
           this.item(pe, l.byId.get(pe.id), undefined, c);
-          this.li++;
+          li++;
           continue;
         }
       }
-      if (this.ri < r.pes.length) {
-        const pe = r.pes[this.ri];
+      if (ri < r.pes.length) {
+        const pe = r.pes[ri];
         this.item(pe, l.byId.get(pe.id), r.byId.get(pe.id), c);
-        this.ri++;
-        if (shared[this.next]?.id === pe.id) this.next++;
+        ri++;
+        if (shared[next]?.id === pe.id) next++;
         continue;
       }
       // Only an lhs item already merged at its rhs place is left here; never loop on it.
-      this.li++;
+      li++;
     }
-    return true;
+    this.li = li;
+    this.ri = ri;
+    this.next = next;
+    return done;
   }
 }
 
@@ -287,58 +301,66 @@ function doMap(t: MapAtom, node: WalkNode, path: PathElement[], state: State, c:
     return;
   }
   const out: Record<string, unknown> | undefined = c.rules.output ? {} : undefined;
-  if (mapEntries({ t, lhs, rhs, lhsKeys, rhsKeys, out }, 0, path, c)) state.out = out;
+  if (mapEntries(t, lhs, rhs, lhsKeys, rhsKeys, out, 0, path, c)) state.out = out;
 }
 
 const NO_KEYS: string[] = [];
-
-interface MapMerge {
-  readonly t: MapAtom;
-  readonly lhs: Record<string, unknown> | undefined;
-  readonly rhs: Record<string, unknown> | undefined;
-  readonly lhsKeys: string[];
-  rhsKeys: string[] | undefined;
-  readonly out: Record<string, unknown> | undefined;
-}
 
 /**
  * The keys of both sides from position `from` (the lhs keys, then the rhs-only ones); true when
  * one got a value, or when the rest goes on in a later piece (a map with that many keys has
  * typed values: its output is not empty).
  */
-function mapEntries(m: MapMerge, from: number, path: PathElement[], c: Walk): boolean {
-  const { t, lhs, rhs, lhsKeys, out } = m;
+function mapEntries(
+  t: MapAtom,
+  lhs: Record<string, unknown> | undefined,
+  rhs: Record<string, unknown> | undefined,
+  lhsKeys: string[],
+  rhsKeys: string[] | undefined,
+  out: Record<string, unknown> | undefined,
+  from: number,
+  path: PathElement[],
+  c: Walk,
+): boolean {
   const nl = lhsKeys.length;
   let any = false;
-  for (let i = from; ; i++) {
-    if (i >= nl && m.rhsKeys === undefined) m.rhsKeys = rhs === undefined ? NO_KEYS : keysOf(rhs, c);
-    if (i >= nl + (m.rhsKeys?.length ?? 0)) return any;
+  for (let i = from; i < nl; i++) {
     if (c.work.spend()) {
-      const at = [...path];
-      c.work.defer(() => mapEntries(m, i, at, c));
+      c.work.later(mapEntries, t, lhs, rhs, lhsKeys, rhsKeys, out, i, [...path], c);
       return true;
     }
-    if (i < nl) {
-      const key = lhsKeys[i];
-      if (visitKey(t, key, (lhs as Record<string, unknown>)[key], rhs === undefined ? undefined : own(rhs, key), path, out, c)) any = true;
-    } else {
-      const key = (m.rhsKeys as string[])[i - nl];
-      if (lhs !== undefined && Object.hasOwn(lhs, key)) continue;
-      if (visitKey(t, key, undefined, (rhs as Record<string, unknown>)[key], path, out, c)) any = true;
-    }
+    const key = lhsKeys[i];
+    if (visitKey(t, key, (lhs as Record<string, unknown>)[key], rhs === undefined ? undefined : own(rhs, key), path, out, c)) any = true;
   }
+  if (rhs === undefined) return any;
+  const right = rhsKeys ?? keysOf(rhs, c);
+  for (let i = Math.max(from, nl); i < nl + right.length; i++) {
+    if (c.work.spend()) {
+      c.work.later(mapEntries, t, lhs, rhs, lhsKeys, right, out, i, [...path], c);
+      return true;
+    }
+    const key = right[i - nl];
+    if (lhs !== undefined && Object.hasOwn(lhs, key)) continue;
+    if (visitKey(t, key, undefined, rhs[key], path, out, c)) any = true;
+  }
+  return any;
 }
 
 // A map's keys; a large map's are listed once per walk, and count as the piece's work.
 function keysOf(m: object, c: Walk): string[] {
-  const known = c.large?.get(m);
-  if (known !== undefined) return known;
-  const keys = c.work.keys(m);
-  if (keys.length > LARGE_MAP) {
-    c.large ??= new Map();
-    c.large.set(m, keys);
+  if (c.large !== undefined) {
+    const known = c.large.get(m);
+    if (known !== undefined) return known;
   }
+  const keys = Object.keys(m);
+  if (keys.length > LARGE_MAP) keepLarge(m, keys, c);
   return keys;
+}
+
+function keepLarge(m: object, keys: string[], c: Walk): void {
+  c.large ??= new Map();
+  c.large.set(m, keys);
+  c.work.spendMany(keys.length);
 }
 
 function isObject(v: unknown): v is object {
@@ -350,28 +372,31 @@ function isObject(v: unknown): v is object {
  * compared: the walk, which goes in pieces, then finds what differs.
  */
 function equalWithin(a: object, b: object, c: Walk): boolean {
-  const budget = { left: PIECE };
-  return equalBounded(a, b, budget, c);
+  budgetLeft = PIECE;
+  return equalBounded(a, b, c);
 }
 
-function equalBounded(a: unknown, b: unknown, budget: { left: number }, c: Walk): boolean {
+// What equalWithin may still compare (it runs to its end before any other starts).
+let budgetLeft = 0;
+
+function equalBounded(a: unknown, b: unknown, c: Walk): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    if ((budget.left -= a.length) < 0) return false;
-    for (let i = 0; i < a.length; i++) if (!equalBounded(a[i], b[i], budget, c)) return false;
+    if ((budgetLeft -= a.length) < 0) return false;
+    for (let i = 0; i < a.length; i++) if (!equalBounded(a[i], b[i], c)) return false;
     return true;
   }
   if (Array.isArray(b)) return false;
   const ak = keysOf(a, c);
   // Over budget before listing the other side's keys.
-  if ((budget.left -= ak.length) < 0) return false;
+  if ((budgetLeft -= ak.length) < 0) return false;
   const bo = b as Record<string, unknown>;
   if (ak.length !== keysOf(bo, c).length) return false;
   const ao = a as Record<string, unknown>;
   // Own keys only: `constructor` in one object never matches an inherited member of the other.
-  for (const k of ak) if (!Object.hasOwn(bo, k) || !equalBounded(ao[k], bo[k], budget, c)) return false;
+  for (const k of ak) if (!Object.hasOwn(bo, k) || !equalBounded(ao[k], bo[k], c)) return false;
   return true;
 }
 

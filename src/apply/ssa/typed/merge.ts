@@ -5,6 +5,7 @@
  * have, the live object's other items keeping their place.
  */
 import type { Due } from '../../../machinery/pace.js';
+import type { Steps } from '../../work.js';
 import type { Atom } from '../typed-schema.js';
 import { type MergeRules, mergeWalk, mergeWalkSteps } from './merge-walk.js';
 
@@ -19,6 +20,6 @@ export function mergeTyped(live: unknown, config: unknown, atom: Atom): unknown 
 }
 
 /** mergeTyped in pieces (../../work.ts), pausing between them when due. */
-export function mergeTypedSteps(live: unknown, config: unknown, atom: Atom, due: Due): Generator<void, unknown, void> {
+export function mergeTypedSteps(live: unknown, config: unknown, atom: Atom, due: Due): Steps<unknown> {
   return mergeWalkSteps(live, config, atom, MERGING, due);
 }

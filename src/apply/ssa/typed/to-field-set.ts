@@ -5,7 +5,7 @@
  * its own fields, not as a whole.
  */
 import type { Due } from '../../../machinery/pace.js';
-import { atOnce, stepped, type Work } from '../../work.js';
+import { atOnce, type Steps, stepped, type Work } from '../../work.js';
 import { FieldSet } from '../field-set.js';
 import type { PathElement } from '../path-element.js';
 import type { Atom, ListAtom, MapAtom } from '../typed-schema.js';
@@ -18,7 +18,7 @@ export function toFieldSet(value: unknown, atom: Atom): FieldSet {
 }
 
 /** toFieldSet in pieces (../../work.ts), pausing between them when due. */
-export function toFieldSetSteps(value: unknown, atom: Atom, due: Due): Generator<void, FieldSet, void> {
+export function toFieldSetSteps(value: unknown, atom: Atom, due: Due): Steps<FieldSet> {
   return stepped((w) => start(value, atom, w), due);
 }
 
@@ -57,8 +57,7 @@ function walk(v: unknown, atom: Atom, path: PathElement[], set: FieldSet, w: Wor
 function items(v: unknown[], t: ListAtom, from: number, path: PathElement[], set: FieldSet, w: Work): void {
   for (let i = from; i < v.length; i++) {
     if (w.spend()) {
-      const at = [...path];
-      w.defer(() => items(v, t, i, at, set, w));
+      w.later(items, v, t, i, [...path], set, w);
       return;
     }
     path.push(listItemElement(t, i, v[i]));
@@ -71,8 +70,7 @@ function items(v: unknown[], t: ListAtom, from: number, path: PathElement[], set
 function entries(v: Record<string, unknown>, keys: string[], t: MapAtom, from: number, path: PathElement[], set: FieldSet, w: Work): void {
   for (let i = from; i < keys.length; i++) {
     if (w.spend()) {
-      const at = [...path];
-      w.defer(() => entries(v, keys, t, i, at, set, w));
+      w.later(entries, v, keys, t, i, [...path], set, w);
       return;
     }
     const key = keys[i];

@@ -4,7 +4,7 @@
  * every associative-list item can be named and no two items share a name.
  */
 import type { Due } from '../../../machinery/pace.js';
-import { atOnce, stepped, type Work } from '../../work.js';
+import { atOnce, type Steps, stepped, type Work } from '../../work.js';
 import { type PathElement, pathElementString } from '../path-element.js';
 import type { Atom, ListAtom, MapAtom, ScalarType } from '../typed-schema.js';
 import { describeValue, isMap } from '../value.js';
@@ -22,8 +22,12 @@ export function validateTyped(value: unknown, atom: Atom): TypedError[] {
 }
 
 /** validateTyped in pieces, pausing between them when due (machinery/pace.ts). */
-export function* validateTypedSteps(value: unknown, atom: Atom, due: Due): Generator<void, TypedError[], void> {
-  return flatten(yield* stepped((w) => start(value, atom, w), due));
+export function validateTypedSteps(value: unknown, atom: Atom, due: Due): Steps<TypedError[]> {
+  return stepped((w) => start(value, atom, w), due, flattenAll);
+}
+
+function flattenAll(errs: Errors): TypedError[] {
+  return flatten(errs);
 }
 
 function start(value: unknown, atom: Atom, w: Work): Errors {
@@ -32,7 +36,10 @@ function start(value: unknown, atom: Atom, w: Work): Errors {
   return errs;
 }
 
-function flatten(errs: Errors, out: TypedError[] = []): TypedError[] {
+function flatten(errs: Errors, out?: TypedError[]): TypedError[] {
+  // Errors are rare and a walk that did not defer has no nested lists: its list is the answer.
+  if (out === undefined && !errs.some(Array.isArray)) return errs as TypedError[];
+  out ??= [];
   for (const e of errs) {
     if (Array.isArray(e)) flatten(e, out);
     else out.push(e);
@@ -78,10 +85,7 @@ function list(v: unknown, t: ListAtom, path: PathElement[], errs: Errors, w: Wor
 function items(v: unknown[], t: ListAtom, seen: Set<string> | undefined, from: number, path: PathElement[], errs: Errors, w: Work): void {
   for (let i = from; i < v.length; i++) {
     if (w.spend()) {
-      const rest: Errors = [];
-      errs.push(rest);
-      const at = [...path];
-      w.defer(() => items(v, t, seen, i, at, rest, w));
+      w.later(items, v, t, seen, i, [...path], restOf(errs), w);
       return;
     }
     let pe: PathElement;
@@ -115,10 +119,7 @@ function map(v: unknown, t: MapAtom, path: PathElement[], errs: Errors, w: Work)
 function entries(v: Record<string, unknown>, keys: string[], t: MapAtom, from: number, path: PathElement[], errs: Errors, w: Work): void {
   for (let i = from; i < keys.length; i++) {
     if (w.spend()) {
-      const rest: Errors = [];
-      errs.push(rest);
-      const at = [...path];
-      w.defer(() => entries(v, keys, t, i, at, rest, w));
+      w.later(entries, v, keys, t, i, [...path], restOf(errs), w);
       return;
     }
     const key = keys[i];
@@ -133,6 +134,13 @@ function entries(v: Record<string, unknown>, keys: string[], t: MapAtom, from: n
     walk(v[key], type, path, errs, w);
     path.pop();
   }
+}
+
+// The list a deferred rest reports into, placed where its loop stopped.
+function restOf(errs: Errors): Errors {
+  const rest: Errors = [];
+  errs.push(rest);
+  return rest;
 }
 
 function goTypeName(v: unknown): string {
