@@ -46,38 +46,6 @@ function* encode(v: unknown, due: Due, count: Count): Generator<void, string | u
 }
 
 /**
- * A deep copy of a JSON value (what structuredClone gives for one) as stepped work: the copy of
- * an object with a hundred thousand entries pauses between them when due. A `__proto__` key
- * stays a key.
- */
-export function* cloneSteps<T>(v: T, due: Due): Generator<void, T, void> {
-  return (yield* copy(v, due, { n: 0 })) as T;
-}
-
-function* copy(v: unknown, due: Due, count: Count): Generator<void, unknown, void> {
-  if (v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) {
-    const out: unknown[] = new Array(v.length);
-    for (let i = 0; i < v.length; i++) {
-      const item = v[i];
-      out[i] = item !== null && typeof item === 'object' ? yield* copy(item, due, count) : item;
-      if (++count.n % ENTRIES_PER_STEP === 0 && due()) yield;
-    }
-    return out;
-  }
-  const obj = v as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(obj)) {
-    const item = obj[k];
-    const copied = item !== null && typeof item === 'object' ? yield* copy(item, due, count) : item;
-    if (k === '__proto__') Object.defineProperty(out, k, { value: copied, enumerable: true, writable: true, configurable: true });
-    else out[k] = copied;
-    if (++count.n % ENTRIES_PER_STEP === 0 && due()) yield;
-  }
-  return out;
-}
-
-/**
  * deepEqual (deep-equal.ts) as stepped work, with the same rules: objects compared by own keys,
  * not key order. A separate walk because deepEqual itself runs on every write and a generator
  * per compared node would cost it more than it compares.

@@ -33,7 +33,8 @@ import { Cacher, type CacherOptions } from '../storage/cacher/cacher.js';
 import type { CacheEntry, ToEntry } from '../storage/cacher/types.js';
 import { entryEncoder, entryObject, noteWritten, noteWrittenSteps } from './cache-entry.js';
 import { type Pace, runPaced } from '../machinery/pace.js';
-import { cloneSteps, deepEqualSteps } from '../machinery/json-steps.js';
+import { deepEqualSteps } from '../machinery/json-steps.js';
+import { cloneJsonSteps } from '../apply/clone.js';
 import { type ReadPlan, servedByCache } from './read-options.js';
 import { toStatusError } from './storage-errors.js';
 import type { DeleteOptions, RequestContext, UpdateOptions, WriteOptions } from './context.js';
@@ -393,7 +394,7 @@ export class GenericStore {
       const current = cur.obj;
       if (pace?.due()) await pace.yield();
       // A request that has paused (a heavy one) copies and compares in steps.
-      const copy = pace?.paused ? await runPaced((due) => cloneSteps(current, due), pace) : structuredClone(current);
+      const copy = pace?.paused ? await runPaced((due) => cloneJsonSteps(current, due), pace) : structuredClone(current);
       if (pace?.due()) await pace.yield();
       const proposed = await transform(copy);
       if (pace?.due()) await pace.yield();

@@ -2,7 +2,7 @@
 import { readFieldsAs } from './field-validation.js';
 import { trackingFor } from './field-management.js';
 import { writeOptionsOf } from './options.js';
-import { cloneSteps } from '../../machinery/json-steps.js';
+import { cloneJsonSteps } from '../../apply/clone.js';
 import { runPaced } from '../../machinery/pace.js';
 import { expectObjectOfKind, mutatingAdmissionFor, readObjectBody, type ResourceRequest, validatingAdmissionFor, writeStored } from './resource-request.js';
 
@@ -21,7 +21,7 @@ export async function handleUpdate(r: ResourceRequest): Promise<void> {
   if (read instanceof Promise) await read;
   if (pace?.due()) await pace.yield();
   // Each attempt writes its own copy of the body; a heavy request copies it in steps.
-  const proposed = () => (pace?.paused ? runPaced((due) => cloneSteps(obj, due), pace) : structuredClone(obj));
+  const proposed = () => (pace?.paused ? runPaced((due) => cloneJsonSteps(obj, due), pace) : structuredClone(obj));
   const { obj: updated, created } = await updater.update(r.ctx, r.namespace, r.name, proposed, {
     dryRun: opts.dryRun,
     track: await trackingFor(r, opts),
