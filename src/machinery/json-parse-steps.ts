@@ -6,6 +6,7 @@
  * On text JSON.parse would refuse it throws JsonSyntaxError without a message; callers then
  * call JSON.parse for its own error text.
  */
+import { setOwn } from './own-property.js';
 import type { Due } from './pace.js';
 
 export class JsonSyntaxError extends Error {}
@@ -19,11 +20,6 @@ type Container = unknown[] | Record<string, unknown>;
 
 function fail(): never {
   throw new JsonSyntaxError();
-}
-
-function setMember(obj: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  else obj[key] = value;
 }
 
 /** The value of JSON text, in steps. */
@@ -110,7 +106,7 @@ export function* parseJsonSteps(text: string, due: Due): Generator<void, unknown
     const top = stack.at(-1);
     if (top === undefined) root = value;
     else if (Array.isArray(top)) top.push(value);
-    else setMember(top, pendingKeys.pop() as string, value);
+    else setOwn(top, pendingKeys.pop() as string, value);
     if (++count % VALUES_PER_STEP === 0 && due()) yield;
 
     let expectValue = false;

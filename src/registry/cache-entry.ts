@@ -9,6 +9,7 @@ import type { KeyValue } from '../storage/interface.js';
 import type { CacheEntry, ToEntry } from '../storage/cacher/types.js';
 import { metaOf, type Obj } from '../machinery/object.js';
 import { type Due, runAtOnce } from '../machinery/pace.js';
+import { setOwn } from '../machinery/own-property.js';
 import type { ResourceInfo } from './resource-info.js';
 import { fieldValues } from './selection.js';
 import { servedJson } from './object-codec.js';
@@ -59,9 +60,7 @@ function* copyMapSteps(map: Record<string, string>, due: Due): Generator<void, R
   if (keys.length <= ENTRIES_PER_STEP) return { ...map };
   const copy: Record<string, string> = {};
   for (let i = 0; i < keys.length; i++) {
-    const k = keys[i];
-    if (k === '__proto__') Object.defineProperty(copy, k, { value: map[k], enumerable: true, writable: true, configurable: true });
-    else copy[k] = map[k];
+    setOwn(copy, keys[i], map[keys[i]]);
     if ((i + 1) % ENTRIES_PER_STEP === 0 && due()) yield;
   }
   return copy;
