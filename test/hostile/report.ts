@@ -54,6 +54,11 @@ export function formatReport(r: RunReport): string {
       lines.push(describeFailure(r.seed, f));
     }
   }
+  for (const s of r.probe.slow) {
+    lines.push(
+      `  slow probe at ${new Date(s.start).toISOString()} (${s.start.toFixed(0)}): held ${s.ms.toFixed(0)} ms, waited ${s.wallMs.toFixed(0)} ms${s.error ? `, ${s.error}` : ''}`,
+    );
+  }
   if (r.slowBlame.size) {
     lines.push('slow /healthz, blamed on the longest case in flight:');
     for (const [variant, b] of [...r.slowBlame].sort((a, b) => b[1].maxMs - a[1].maxMs).slice(0, 25)) {

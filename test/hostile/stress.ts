@@ -3,8 +3,10 @@
  *
  *   node dist/test/hostile/stress.js [--cases 200000] [--duration 10m] [--seed N] [--lanes 6]
  *                                    [--only I] [--kill-passes 3] [--cap 20] [--families a,b]
+ *                                    [--probe-threshold 200]
  *
- * --only I replays one case of a seed (printed by every failure). The kill -9 pass reruns the
+ * --only I replays one case of a seed (printed by every failure). --probe-threshold lists (and
+ * fails on) every /healthz probe slower than that many ms, with the case it is blamed on. The kill -9 pass reruns the
  * existing crash test (test/storage-crash.test.ts) rather than a copy of it.
  */
 import { spawnSync } from 'node:child_process';
@@ -33,6 +35,7 @@ async function main(): Promise<number> {
       'kill-passes': { type: 'string', default: '3' },
       cap: { type: 'string', default: '20' },
       families: { type: 'string' },
+      'probe-threshold': { type: 'string', default: '200' },
     },
   });
   const seed = values.seed !== undefined ? Number(values.seed) : Math.floor(Math.random() * 2 ** 31);
@@ -45,6 +48,7 @@ async function main(): Promise<number> {
     lanes: Number(values.lanes),
     only: values.only !== undefined ? Number(values.only) : undefined,
     variantFailureCap: Number(values.cap),
+    probeThresholdMs: Number(values['probe-threshold']),
     families: values.families ? FAMILIES.filter((f) => values.families?.split(',').includes(f.name)) : undefined,
     maxCrashes: 10,
     log: (line) => console.log(line),

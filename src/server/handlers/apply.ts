@@ -9,9 +9,8 @@ import type { Patcher } from '../../registry/capabilities.js';
 import { fieldManagerOf } from './field-management.js';
 import { readFieldsAs } from './field-validation.js';
 import { decodeApplyConfiguration } from '../../codec/decode-body.js';
-import { objectShapeError } from '../../machinery/object-shape.js';
 import { patchOptionsOf } from './options.js';
-import { mutatingAdmissionFor, readWriteBody, type ResourceRequest, validatingAdmissionFor, writeStored } from './resource-request.js';
+import { checkObjectShape, mutatingAdmissionFor, readWriteBody, type ResourceRequest, validatingAdmissionFor, writeStored } from './resource-request.js';
 
 export const APPLY_PATCH = 'application/apply-patch+yaml';
 
@@ -34,12 +33,9 @@ function checkName(r: ResourceRequest, obj: Obj): Obj {
 async function asStoredType(r: ResourceRequest, obj: Obj): Promise<Obj> {
   const { pace } = r.ctx;
   if (pace?.due()) await pace.yield();
-  const shape = objectShapeError(obj);
-  const { kind } = r.scope;
-  const { version } = r.scope.info;
-  if (shape !== undefined) throw badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${shape}`);
+  await checkObjectShape(r, obj);
   if (pace?.due()) await pace.yield();
-  readFieldsAs(r, obj, 'Ignore', undefined);
+  await readFieldsAs(r, obj, 'Ignore', undefined);
   return obj;
 }
 

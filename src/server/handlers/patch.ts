@@ -8,9 +8,10 @@ import { applyJsonPatchInSlices } from '../../apply/json-patch.js';
 import { mergePatchPaced } from '../../apply/merge-patch.js';
 import type { PatchSchema } from '../../apply/strategic-merge-patch.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
+import { runPaced } from '../../machinery/pace.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest, invalid, invalidObject, unsupportedMediaType } from '../../machinery/status.js';
-import { exceedsDepth, jsonType, MAX_JSON_DEPTH, objectMetaTypeError } from '../../machinery/object-shape.js';
+import { exceedsDepthSteps, jsonType, MAX_JSON_DEPTH, objectMetaTypeError } from '../../machinery/object-shape.js';
 import { goMarshal } from '../../machinery/go-json.js';
 import { goFormat } from '../../apply/strategic-errors.js';
 import { decodePatchBody, parseJson } from '../../codec/decode-body.js';
@@ -110,7 +111,8 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     // A typed kind's fields are read first, so their type errors are the decoder's upstream
     // uses; the metadata shape check then catches what typed reading lets through (null list
     // elements) and a custom resource's metadata.
-    if (exceedsDepth(patched)) throw invalidObject('', '', '', [invalid('patch', from.shown(), `json: exceeded max depth of ${MAX_JSON_DEPTH}`)]);
+    if (await runPaced((due) => exceedsDepthSteps(patched, MAX_JSON_DEPTH, due), pace))
+      throw invalidObject('', '', '', [invalid('patch', from.shown(), `json: exceeded max depth of ${MAX_JSON_DEPTH}`)]);
     if (pace?.due()) await pace.yield();
     const read = readFieldsAs(r, patched, opts.fieldValidation, type === MERGE_PATCH || type === STRATEGIC_MERGE_PATCH ? raw : undefined, from);
     if (read instanceof Promise) await read;

@@ -91,18 +91,28 @@ export function expectObjectOfKind(r: ResourceRequest, body: unknown): Obj | Pro
     );
   }
   if (obj.metadata !== undefined && !isPlainObject(obj.metadata)) throw badRequest('metadata must be an object');
-  // Upstream's typed decoding refuses what its Go types cannot hold (a string of labels, a deep nest).
-  const shape = runPaced((due) => objectShapeErrorSteps(obj, due), r.ctx.pace);
-  return shape instanceof Promise ? shape.then((s) => ofKind(r, obj, s)) : ofKind(r, obj, shape);
+  const checked = checkObjectShape(r, obj);
+  return checked instanceof Promise ? checked.then(() => ofKind(r, obj)) : ofKind(r, obj);
 }
 
-/** obj as its kind, or the 400 for its shape problem. */
-function ofKind(r: ResourceRequest, obj: Obj, shape: string | undefined): Obj {
+function ofKind(r: ResourceRequest, obj: Obj): Obj {
+  obj.apiVersion = r.scope.apiVersion;
+  obj.kind = r.scope.kind;
+  return obj;
+}
+
+/**
+ * Refuses (400) what upstream's typed decoding cannot hold (a string of labels, a deep nest).
+ * The walk is the request's paced work: a heavy object's is done in slices.
+ */
+export function checkObjectShape(r: ResourceRequest, obj: Obj): void | Promise<void> {
+  const shape = runPaced((due) => objectShapeErrorSteps(obj, due), r.ctx.pace);
+  return shape instanceof Promise ? shape.then((s) => refuseShape(r, s)) : refuseShape(r, shape);
+}
+
+function refuseShape(r: ResourceRequest, shape: string | undefined): void {
   const info = r.scope;
   if (shape !== undefined) throw badRequest(`${info.kind} in version "${info.info.version}" cannot be handled as a ${info.kind}: ${shape}`);
-  obj.apiVersion = info.apiVersion;
-  obj.kind = info.kind;
-  return obj;
 }
 
 /** What admission is told of a write of this request on obj (old: the stored object, if any). */
