@@ -7,6 +7,7 @@
  * exponential backoff when the server names no delay; connection failures of GETs too.
  */
 import https from 'node:https';
+import { parseJson } from '../machinery/json-parse-steps.js';
 import type { IncomingMessage } from 'node:http';
 import { type Clock, REAL_CLOCK, sleep } from './clock.js';
 import { type Http1Response, Http1Pool } from './http1-pool.js';
@@ -147,7 +148,7 @@ export class RestClient {
         await sleep(this.clock, after ?? retryDelayMs(attempt));
         continue;
       }
-      return { status, body: decodeBody(res.body) as T };
+      return { status, body: (await decodeBody(res.body)) as T };
     }
   }
 
@@ -180,8 +181,19 @@ export class RestClient {
         if (err === undefined) resolve();
         else reject(err);
       };
-      res.on('data', (chunk: string) => {
-        if (done) return;
+      const fail = (err: unknown) => {
+        // A handler's error (or a line that is not JSON) ends this watch with that error.
+        finish(err);
+        res.socket?.destroy();
+      };
+      /**
+       * Hands a chunk's complete lines to onEvent; true when it stopped at a large event, which
+       * is parsed in steps (an object of megabytes holds the thread for tens of milliseconds
+       * parsed at once, and an all-in-one server runs its controllers on its own thread): the
+       * stream is paused meanwhile, so events stay in order.
+       */
+      const take = (chunk: string): boolean => {
+        if (done) return false;
         try {
           // Only the new chunk is searched for line ends: an event of megabytes arriving in
           // hundreds of chunks costs one pass, not one pass over all of it per chunk.
@@ -196,15 +208,32 @@ export class RestClient {
               pending = [];
             }
             start = nl + 1;
-            if (!isBlank(line)) onEvent(JSON.parse(line) as WatchEvent);
+            if (isBlank(line)) continue;
+            const event = parseJson(line);
+            if (event instanceof Promise) {
+              res.pause();
+              const rest = chunk.slice(start);
+              event.then((e) => {
+                if (done) return;
+                try {
+                  onEvent(e as WatchEvent);
+                } catch (err) {
+                  fail(err);
+                  return;
+                }
+                if (!take(rest) && !done) res.resume();
+              }, fail);
+              return true;
+            }
+            onEvent(event as WatchEvent);
           }
           if (start < chunk.length) pending.push(chunk.slice(start));
         } catch (err) {
-          // A handler's error (or a line that is not JSON) ends this watch with that error.
-          finish(err);
-          res.socket?.destroy();
+          fail(err);
         }
-      });
+        return false;
+      };
+      res.on('data', take);
       // The end of the stream, a stop or a dropped connection all end the watch quietly: the caller resumes.
       res.on('end', () => finish());
       res.on('close', () => finish());
@@ -230,13 +259,14 @@ async function readBody(res: IncomingMessage): Promise<unknown> {
   return decodeBody(Buffer.concat(chunks));
 }
 
+/** The JSON value of a body (a large one parsed in steps), or its text when it is not JSON (health endpoints). */
 function decodeBody(body: Buffer): unknown {
   const text = body.toString('utf8');
   if (text === '') return undefined;
   try {
-    return JSON.parse(text);
+    const value = parseJson(text);
+    return value instanceof Promise ? value.catch(() => text) : value;
   } catch {
-    // Non-JSON bodies (health endpoints) are returned as text.
     return text;
   }
 }

@@ -5,9 +5,9 @@
  * and none holds the event loop for long: JSON nesting is measured on the text in one pass, YAML
  * is decoded off the request thread (yaml-pool.ts) with its nesting bounded while it is read.
  */
-import { JsonSyntaxError, parseJsonSteps } from '../machinery/json-parse-steps.js';
+import { parseJson } from '../machinery/json-parse-steps.js';
 import { isPlainObject, type Obj } from '../machinery/object.js';
-import { type Pace, runPaced } from '../machinery/pace.js';
+import type { Pace } from '../machinery/pace.js';
 import { jsonType, MAX_JSON_DEPTH } from '../machinery/object-shape.js';
 import { badRequest, type StatusError, unsupportedMediaType } from '../machinery/status.js';
 import { decodeProtobufObject, ProtobufDecodeError, UnsupportedProtobufType } from './protobuf/index.js';
@@ -60,26 +60,6 @@ function cannotHandle(target: BodyTarget, why: string): StatusError {
 }
 
 const DEPTH_ERROR = `json: exceeded max depth of ${MAX_JSON_DEPTH}`;
-
-/**
- * JSON.parse(text), or for a request that has paused (a body of megabytes), the same value
- * parsed in steps. Text the stepped parser refuses goes to JSON.parse, whose error is the one
- * answered.
- */
-export function parseJson(text: string, pace: Pace | undefined): unknown {
-  if (!pace?.paused) return JSON.parse(text);
-  try {
-    const value = runPaced((due) => parseJsonSteps(text, due), pace);
-    return value instanceof Promise ? value.catch((e) => parseRefused(e, text)) : value;
-  } catch (e) {
-    return parseRefused(e, text);
-  }
-}
-
-function parseRefused(e: unknown, text: string): unknown {
-  if (!(e instanceof JsonSyntaxError)) throw e;
-  return JSON.parse(text);
-}
 
 /** Decodes an object body of the given media type (already one the caller accepts). */
 export async function decodeObjectBody(mediaType: string, body: Buffer, target: BodyTarget, pace?: Pace): Promise<DecodedBody> {

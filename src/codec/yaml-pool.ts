@@ -25,6 +25,8 @@ const IDLE_MS = 30_000;
 
 interface Job {
   request: YamlRequest;
+  /** Buffers moved to the worker with the request (the caller gives them up). */
+  transfer: ArrayBuffer[];
   timeoutMs: number;
   resolve: (reply: YamlReply) => void;
   reject: (e: Error) => void;
@@ -96,7 +98,7 @@ function dispatch(): void {
     slot.worker.ref();
     slot.timer = setTimeout(() => retire(slot, new YamlDecodeError('yaml: document took too long to decode')), job.timeoutMs);
     slot.timer.unref();
-    slot.worker.postMessage(job.request);
+    slot.worker.postMessage(job.request, job.transfer);
   }
 }
 
@@ -110,24 +112,32 @@ export function decodeYamlOffThread(source: string, opts: YamlOptions): Promise<
       return Promise.reject(e);
     }
   }
-  return offThread({ source, opts }, DECODE_TIMEOUT_MS).then((reply) => JSON.parse((reply as { json: string }).json));
+  return offThread({ source, opts }, DECODE_TIMEOUT_MS, []).then((reply) => JSON.parse((reply as { json: string }).json));
 }
 
-/** The YAML of the JSON text of a response body, encoded without holding the event loop. */
-export function encodeYamlOffThread(json: string): Promise<string> {
+/**
+ * The YAML bytes of a response body's JSON bytes, encoded without holding the event loop. With
+ * `owned`, the caller gives json up: its memory moves to the worker instead of being copied.
+ */
+export function encodeYamlOffThread(json: Uint8Array, owned = false): Promise<Buffer> {
   if (json.length <= INLINE_ENCODE_MAX_CHARS) {
     try {
-      return Promise.resolve(yamlOfJson(json));
+      return Promise.resolve(Buffer.from(yamlOfJson(Buffer.from(json.buffer, json.byteOffset, json.length).toString('utf8'))));
     } catch (e) {
       return Promise.reject(e);
     }
   }
-  return offThread({ encode: json }, ENCODE_TIMEOUT_MS).then((reply) => (reply as { yaml: string }).yaml);
+  // Only a buffer that is all its own memory moves (a pooled one shares it with others).
+  const movable = owned && json.byteOffset === 0 && json.byteLength === json.buffer.byteLength;
+  return offThread({ encode: json }, ENCODE_TIMEOUT_MS, movable ? [json.buffer as ArrayBuffer] : []).then((reply) => {
+    const { yaml } = reply as { yaml: Uint8Array };
+    return Buffer.from(yaml.buffer, yaml.byteOffset, yaml.length);
+  });
 }
 
-function offThread(request: YamlRequest, timeoutMs: number): Promise<YamlReply> {
+function offThread(request: YamlRequest, timeoutMs: number, transfer: ArrayBuffer[]): Promise<YamlReply> {
   return new Promise((resolve, reject) => {
-    queue.push({ request, timeoutMs, resolve, reject });
+    queue.push({ request, transfer, timeoutMs, resolve, reject });
     dispatch();
   });
 }

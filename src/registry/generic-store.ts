@@ -27,7 +27,7 @@ import { generateName } from '../machinery/random-name.js';
 import type { StrategyContext } from '../api/types.js';
 import type { Brand } from '../machinery/brand.js';
 import { objectKey, subresourceOf, type ResourceInfo } from './resource-info.js';
-import { decodeFromStorage, encodeForStorage, encodeForStorageSteps } from './object-codec.js';
+import { decodeFromStorage, decodeFromStorageInSteps, encodeForStorage, encodeForStorageSteps } from './object-codec.js';
 import { inGoOrder } from '../machinery/object-order.js';
 import { Cacher, type CacherOptions } from '../storage/cacher/cacher.js';
 import type { CacheEntry, ToEntry } from '../storage/cacher/types.js';
@@ -287,7 +287,7 @@ export class GenericStore {
     const read = async (): Promise<CurrentState> => {
       const kv = await this.store.get(key).catch((e) => toStatusError(e, this.info.groupResource, name));
       if (!kv) throw notFound(this.info.groupResource, name);
-      return this.stateOf(kv);
+      return this.stateInSteps(kv);
     };
     let cur = this.cachedState(key, simple) ?? (await read());
     for (;;) {
@@ -296,7 +296,7 @@ export class GenericStore {
         result = await attempt(cur);
       } catch (e) {
         if (e instanceof StoreError && e.code === 'Conflict') {
-          cur = e.current ? this.stateOf(e.current) : await read();
+          cur = e.current ? await this.stateInSteps(e.current) : await read();
           continue;
         }
         if (e instanceof StoreError && e.code === 'KeyNotFound') throw notFound(this.info.groupResource, name);
@@ -316,9 +316,9 @@ export class GenericStore {
     }
   }
 
-  /** The state a read-modify-write starts from, decoded from a stored key-value. */
-  private stateOf(kv: KeyValue): CurrentState {
-    return { obj: this.decode(kv), modRevision: kv.modRevision, cached: false, wrote: false };
+  /** The state a read-modify-write starts from, decoded from a stored key-value (a large one in steps). */
+  private async stateInSteps(kv: KeyValue): Promise<CurrentState> {
+    return { obj: await decodeFromStorageInSteps(this.info, kv, this.brand), modRevision: kv.modRevision, cached: false, wrote: false };
   }
 
   /**

@@ -10,6 +10,7 @@
  * (name ... uid). Custom resources, and bytes stored before this order, start with apiVersion
  * and get the version first in metadata, as they always did.
  */
+import { parseJson } from '../machinery/json-parse-steps.js';
 import type { KeyValue } from '../storage/interface.js';
 import type { Obj } from '../machinery/object.js';
 import type { Brand } from '../machinery/brand.js';
@@ -97,7 +98,16 @@ function isCustom(info: ResourceInfo): boolean {
 
 /** The served object of a stored key-value, with resourceVersion set from its modRevision. */
 export function decodeFromStorage(info: ResourceInfo, kv: KeyValue, brand: Brand): Obj {
-  const stored = JSON.parse(decoder.decode(kv.value)) as Obj;
+  return servedOf(info, JSON.parse(decoder.decode(kv.value)) as Obj, kv, brand);
+}
+
+/** decodeFromStorage where the caller can wait: a large value is parsed in steps (machinery/json-parse-steps.ts). */
+export function decodeFromStorageInSteps(info: ResourceInfo, kv: KeyValue, brand: Brand): Obj | Promise<Obj> {
+  const stored = parseJson(decoder.decode(kv.value));
+  return stored instanceof Promise ? stored.then((o) => servedOf(info, o as Obj, kv, brand)) : servedOf(info, stored as Obj, kv, brand);
+}
+
+function servedOf(info: ResourceInfo, stored: Obj, kv: KeyValue, brand: Brand): Obj {
   const obj = info.conversion ? info.conversion.fromStorage(stored, brand) : fromOlderVersion(info, stored, brand);
   obj.apiVersion = info.apiVersion;
   obj.kind = info.kind;

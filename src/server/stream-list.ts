@@ -154,14 +154,24 @@ async function writeWhole(r: ResourceRequest, list: EntryList): Promise<void> {
   const kind = r.output.as ? (r.output.as.kind === 'Table' ? 'Table' : 'PartialObjectMetadataList') : list.kind;
   if (chooseEncoding(r.output.encodings, apiVersion, kind) !== 'yaml') return writeObject(r.res, 200, await value(), r.output);
   // The list's JSON: joined from the cached item bytes when they are the items, else encoded.
-  const json = r.output.as ? JSON.stringify(await value()) : compactListJson(list);
+  const json = r.output.as ? Buffer.from(JSON.stringify(await value())) : compactListJson(list);
   const capture = auditCaptureOf(r.res);
-  if (capture !== undefined) capture.responseObject(JSON.parse(json));
-  writeBody(r.res, 200, contentTypeOf('yaml', ''), Buffer.from(await encodeYamlOffThread(json)));
+  if (capture !== undefined) capture.responseObject(JSON.parse(json.toString('utf8')));
+  // Written in slices with backpressure (and gzipped as it goes): tens of megabytes written
+  // (or gzipped) at once would hold the loop for as long as that takes.
+  await writePieces(r.res, bytePieces(contentTypeOf('yaml', ''), await encodeYamlOffThread(json, true)));
+}
+
+/** A complete body as pieces for writePieces. */
+function bytePieces(contentType: string, bytes: Buffer): Pieces {
+  function* slices(): Generator<Buffer, void, undefined> {
+    for (let at = 0; at < bytes.length; at += BATCH_BYTES) yield bytes.subarray(at, at + BATCH_BYTES);
+  }
+  return { contentType, pieces: slices(), size: { bytes: bytes.length } };
 }
 
 /** The compact JSON of a list of cached objects, from their cached bytes. */
-function compactListJson(list: EntryList): string {
+function compactListJson(list: EntryList): Buffer {
   const pieces = jsonArrayObjectPieces({
     head: { kind: list.kind, apiVersion: list.apiVersion, metadata: list.metadata },
     key: 'items',
@@ -170,7 +180,7 @@ function compactListJson(list: EntryList): string {
     emptyAs: '[]',
     pretty: false,
   });
-  return Buffer.concat([...pieces]).toString('utf8');
+  return Buffer.concat([...pieces]);
 }
 
 /**

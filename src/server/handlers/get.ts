@@ -27,7 +27,7 @@ export async function handleGet(r: ResourceRequest): Promise<void> {
     encoding === 'json' && !pretty
       ? entry.json
       : encoding === 'yaml'
-        ? Buffer.from(await encodeYamlOffThread(entry.json.toString('utf8')))
+        ? await encodeYamlOffThread(entry.json)
         : encodeBytes(entryObject(entry), encoding, pretty);
   writeBody(r.res, 200, contentTypeOf(encoding, protobufMediaType), bytes);
 }

@@ -14,7 +14,8 @@ import { badRequest, invalid, invalidObject, unsupportedMediaType } from '../../
 import { exceedsDepthSteps, jsonType, MAX_JSON_DEPTH, objectMetaTypeError } from '../../machinery/object-shape.js';
 import { goMarshal } from '../../machinery/go-json.js';
 import { goFormat } from '../../apply/strategic-errors.js';
-import { decodePatchBody, parseJson } from '../../codec/decode-body.js';
+import { decodePatchBody } from '../../codec/decode-body.js';
+import { parseJson } from '../../machinery/json-parse-steps.js';
 import { readFieldsAs } from './field-validation.js';
 import { trackingFor } from './field-management.js';
 import { patchOptionsOf } from './options.js';
