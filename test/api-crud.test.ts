@@ -731,7 +731,10 @@ describe('deletecollection', () => {
   });
 
   it('deletes exactly what the label selector selects, in that namespace only', async () => {
-    assertOk(await call('DELETE', `${CM}?labelSelector=${encodeURIComponent('app=x')}`));
+    const deleted = assertOk(await call('DELETE', `${CM}?labelSelector=${encodeURIComponent('app=x')}`));
+    // Answered with the list of what it deleted, as upstream.
+    assert.equal(deleted.kind, 'ConfigMapList');
+    assert.deepEqual(deleted.items.map((i: any) => `${i.metadata.namespace}/${i.metadata.name}`).sort(), [`${NS}/a`, `${NS}/b`]);
     const names = assertOk(await call('GET', CM))
       .items.map((i: any) => i.metadata.name)
       .sort();

@@ -51,7 +51,7 @@ export interface Deleter {
   delete(ctx: RequestContext, namespace: string, name: string, opts: DeleteOptions): Promise<DeleteResult>;
 }
 
-/** Deletes every object a list selects, one by one (each through its own validating admission). */
+/** Deletes every object a list selects, one by one (each through its own validating admission); answers the list deleted. */
 export interface CollectionDeleter {
   deleteCollection(
     ctx: RequestContext,
@@ -60,7 +60,7 @@ export interface CollectionDeleter {
     plan: ReadPlan,
     selection: Selection,
     opts: (name: string) => DeleteOptions,
-  ): Promise<EntryList & { items: Obj[] }>;
+  ): Promise<EntryList>;
 }
 
 /**

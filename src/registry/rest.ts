@@ -19,8 +19,8 @@ import { startWatch } from './watch.js';
 import { scaleCapabilities } from './scale.js';
 import { evictionCreater } from './eviction.js';
 import { connecterOf } from './connect-location.js';
-import { entryObject } from './cache-entry.js';
-import { metaOf } from '../machinery/object.js';
+import { parseJson } from '../machinery/json-parse-steps.js';
+import { metaOf, type Obj } from '../machinery/object.js';
 
 /** What capabilities are built from besides the resource's own store. */
 export interface RestDeps {
@@ -45,9 +45,9 @@ function collectionDeleterOf(gs: GenericStore): CollectionDeleter {
   return {
     async deleteCollection(ctx, namespace, listOpts, plan, selection, optsFor) {
       const list = await listEntries(gs, namespace, listOpts, plan, selection, ctx.brand.metaGroup);
-      const items = list.entries.map(entryObject);
-      for (const item of items) {
-        const meta = metaOf(item);
+      for (const entry of list.entries) {
+        // One object at a time (a large one parsed in steps): the list may hold gigabytes.
+        const meta = metaOf((await parseJson(entry.json.toString('utf8'), ctx.pace)) as Obj);
         try {
           await gs.delete(ctx, meta.namespace ?? '', meta.name ?? '', optsFor(meta.name ?? ''));
         } catch (e) {
@@ -55,7 +55,7 @@ function collectionDeleterOf(gs: GenericStore): CollectionDeleter {
           if ((e as { code?: number }).code !== 404) throw e;
         }
       }
-      return { ...list, items };
+      return list;
     },
   };
 }

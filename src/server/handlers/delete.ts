@@ -6,6 +6,7 @@ import { validatingAdmissionFor, type ResourceRequest } from './resource-request
 import { deleteOptionsOf, listOptionsOf } from './options.js';
 import { selectionFor } from '../../registry/selection.js';
 import { planList } from '../../registry/read-options.js';
+import { streamList } from '../stream-list.js';
 
 async function optionalBody(r: ResourceRequest): Promise<unknown> {
   const mediaType = mediaTypeEssence(r.req.headers['content-type'] as string | undefined);
@@ -32,5 +33,6 @@ export async function handleDeleteCollection(r: ResourceRequest): Promise<void> 
     ...opts,
     validatingAdmission: validatingAdmissionFor(r, 'DELETE', name),
   }));
-  writeObject(r.res, 200, { apiVersion: list.apiVersion, kind: list.kind, metadata: list.metadata, items: list.items }, r.output);
+  // The deleted objects as a list of them is answered, written as any list is (streamed).
+  await streamList(r, list);
 }
