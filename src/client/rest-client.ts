@@ -1,6 +1,7 @@
 /**
  * The REST client components use to talk to the API server, exactly as a separate process
- * would: HTTPS with a client certificate, JSON bodies, keep-alive connections (http1-pool.ts;
+ * would: HTTPS with a client certificate, JSON or Protobuf bodies (content-type.ts; watches
+ * stream JSON, as the API server serves them), keep-alive connections (http1-pool.ts;
  * watches stream over node:https), client-go's
  * client-side token-bucket rate limit (qps/burst) and its retries: a 429 (the server did no
  * work) is retried for every verb after Retry-After, a 5xx only for idempotent verbs, with
@@ -12,6 +13,7 @@ import type { IncomingMessage } from 'node:http';
 import { type Clock, REAL_CLOCK, sleep } from './clock.js';
 import { type Http1Response, Http1Pool } from './http1-pool.js';
 import { type RateLimiter, rateLimiterFor } from './rate-limiter.js';
+import { acceptHeader, decodeProtobufBody, encodeRequestBody, isProtobufMediaType, JSON_MEDIA_TYPE } from './content-type.js';
 
 export interface ClientConfig {
   /** `https://host:port` */
@@ -27,6 +29,13 @@ export interface ClientConfig {
   qps?: number;
   /** Requests allowed at once above qps. Default: ceil(qps). */
   burst?: number;
+  /**
+   * Content type of request bodies (client-go's ContentType): a Protobuf media type sends kinds
+   * that have a Protobuf message as Protobuf and asks for Protobuf answers. Default JSON.
+   */
+  contentType?: string;
+  /** The Accept header (client-go's AcceptContentTypes); default from contentType. */
+  acceptContentTypes?: string;
   /** Retries of one request on 429 / 5xx / connection errors. Default 10, as client-go. */
   maxRetries?: number;
   clock?: Clock;
@@ -73,6 +82,8 @@ export class RestClient {
   private readonly limiter: RateLimiter;
   private readonly clock: Clock;
   private readonly maxRetries: number;
+  /** The request head's fixed lines (Accept, User-Agent). */
+  private readonly fixedLines: string;
 
   constructor(private readonly cfg: ClientConfig) {
     this.url = new URL(cfg.server);
@@ -89,6 +100,7 @@ export class RestClient {
     this.clock = cfg.clock ?? REAL_CLOCK;
     this.limiter = rateLimiterFor(cfg.qps, cfg.burst, this.clock);
     this.maxRetries = cfg.maxRetries ?? 10;
+    this.fixedLines = `Accept: ${acceptHeader(cfg.contentType, cfg.acceptContentTypes)}\r\nUser-Agent: ${this.userAgent}\r\n`;
   }
 
   private get userAgent(): string {
@@ -107,7 +119,8 @@ export class RestClient {
           method: 'GET',
           path,
           headers: {
-            accept: 'application/json',
+            // The API server streams watches as JSON only (apiserver.md), so that is what is asked for.
+            accept: JSON_MEDIA_TYPE,
             'user-agent': this.userAgent,
             ...(this.cfg.bearerToken ? { authorization: `Bearer ${this.cfg.bearerToken()}` } : {}),
           },
@@ -121,20 +134,28 @@ export class RestClient {
 
   /** One request over the keep-alive pool. */
   private send(method: string, path: string, payload: Buffer | undefined, contentType: string): Promise<Http1Response> {
-    let lines = `Accept: application/json\r\nUser-Agent: ${this.userAgent}\r\n`;
+    let lines = this.fixedLines;
     if (this.cfg.bearerToken) lines += `Authorization: Bearer ${this.cfg.bearerToken()}\r\n`;
     if (payload) lines += `Content-Type: ${contentType}\r\n`;
     return this.pool.request(method, path, lines, payload);
   }
 
-  /** One request, rate-limited and retried; resolves with the status and decoded JSON body (never rejects on 4xx/5xx). */
-  async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<ClientResponse<T>> {
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  /**
+   * One request, rate-limited and retried; resolves with the status and decoded body (never
+   * rejects on 4xx/5xx). The body goes in the client's content type unless `contentType` names
+   * another (a patch's); it is then sent as that type's JSON.
+   */
+  async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown, contentType?: string): Promise<ClientResponse<T>> {
+    let payload: Buffer | undefined;
+    if (body !== undefined) {
+      if (contentType === undefined) ({ bytes: payload, contentType } = encodeRequestBody(body, this.cfg.contentType));
+      else payload = Buffer.from(JSON.stringify(body));
+    }
     for (let attempt = 0; ; attempt++) {
       await this.limiter.wait();
       let res: Http1Response;
       try {
-        res = await this.send(method, path, payload, contentType);
+        res = await this.send(method, path, payload, contentType ?? JSON_MEDIA_TYPE);
       } catch (err) {
         // Only a GET is known to be safe to resend when the connection failed mid-way.
         if (method !== 'GET' || attempt >= this.maxRetries || !isConnectionError(err)) throw err;
@@ -148,7 +169,7 @@ export class RestClient {
         await sleep(this.clock, after ?? retryDelayMs(attempt));
         continue;
       }
-      return { status, body: (await decodeBody(res.body)) as T };
+      return { status, body: (await decodeBody(res.body, res.headers.get('content-type'))) as T };
     }
   }
 
@@ -256,11 +277,15 @@ export class RestClient {
 async function readBody(res: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const c of res) chunks.push(c as Buffer);
-  return decodeBody(Buffer.concat(chunks));
+  return decodeBody(Buffer.concat(chunks), res.headers['content-type']);
 }
 
-/** The JSON value of a body (a large one parsed in steps), or its text when it is not JSON (health endpoints). */
-function decodeBody(body: Buffer): unknown {
+/**
+ * The object of a Protobuf answer; else the JSON value of a body (a large one parsed in steps),
+ * or its text when it is not JSON (health endpoints).
+ */
+function decodeBody(body: Buffer, contentType?: string): unknown {
+  if (isProtobufMediaType(contentType)) return decodeProtobufBody(body);
   const text = body.toString('utf8');
   if (text === '') return undefined;
   try {

@@ -64,6 +64,7 @@ export interface ControllerManagerFlags extends ServingFlags, LoggingFlags {
   orchApiContentType: string;
   kubeApiQps?: number;
   kubeApiBurst?: number;
+  kubeApiContentType?: string;
   rootCaFile?: string;
   serviceAccountPrivateKeyFile?: string;
   clusterSigningCertFile?: string;

@@ -79,6 +79,7 @@ function managerClient(f: ControllerManagerFlags): { client: RestClient; caPem: 
     userAgent: 'orch-controller-manager',
     qps: f.kubeApiQps ?? f.orchApiQps,
     burst: f.kubeApiBurst ?? f.orchApiBurst,
+    contentType: f.kubeApiContentType ?? f.orchApiContentType,
   });
   return { client, caPem: conn.caPem };
 }

@@ -68,6 +68,8 @@ export const startScheduler: StartScheduler | undefined = async (o) => {
     userAgent: o.client.userAgent,
     qps: o.client.qps,
     burst: o.client.burst,
+    contentType: o.client.contentType,
+    acceptContentTypes: o.client.acceptContentTypes || undefined,
   });
   const le = o.config.leaderElection;
   const running = startRuntime({
