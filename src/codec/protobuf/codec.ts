@@ -39,7 +39,7 @@ export function decodeProtobufObject(bytes: Uint8Array, defaults?: ProtobufTypeD
     throw new ProtobufDecodeError(`malformed ${kind} Protobuf message: ${(err as Error).message}`);
   }
   try {
-    return { apiVersion, kind, ...protobufMessageToJson(type, message) };
+    return protobufMessageToJson(type, message, { apiVersion, kind });
   } catch (err) {
     // Whatever the client's bytes hold that has no JSON form (a time past year 9999, nesting
     // past the stack) is a malformed body, never a server error.

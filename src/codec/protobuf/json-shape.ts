@@ -13,35 +13,17 @@ import { protobufjs } from './protobufjs.js';
 import { ProtobufEncodeError } from './errors.js';
 import { type NestedConverters, SPECIAL_MESSAGES } from './json-specials.js';
 import { base64ToBytes, bytesToBase64, int64ToNumber } from './wire-values.js';
-import { setOwn } from '../../machinery/own-property.js';
+import { compileFromJson, compileToJson, type FieldPlan, type Shape } from './json-shape-compile.js';
 
 type Msg = Record<string, unknown>;
-type Shape = 'omitempty' | 'pointer' | 'always' | 'nullable' | 'inline';
 const SHAPES = new Set<string>(['pointer', 'always', 'nullable', 'inline']);
-
-interface FieldPlan {
-  /** The field's name in the protobufjs message object. */
-  name: string;
-  /** The field's key in the JSON object. */
-  key: string;
-  shape: Shape;
-  container: 'single' | 'repeated' | 'map';
-  /** Message-typed (incl. Time, Quantity...): JSON is always shown for a Go value struct. */
-  isMessage: boolean;
-  /** Converts one element (the field itself, an array item or a map value) to JSON. */
-  toJson: (v: unknown) => unknown;
-  /** Converts one JSON element to what protobufjs' encoder accepts. */
-  fromJson: (v: unknown) => unknown;
-  /** JSON for a non-pointer field that is absent (or zero): '' / 0 / false / {} / null. */
-  zeroJson: () => unknown;
-  isZero: (v: unknown) => boolean;
-  /** Adds what Go always writes to one JSON element of an ordinary message type; absent for scalars and json-specials. */
-  fill?: (v: Msg) => void;
-}
 
 interface TypePlan {
   type: protobuf.Type;
   fields: FieldPlan[];
+  /** The compiled conversions (json-shape-compile.ts), made on first use: by then every field plan exists. */
+  toJson?: (m: Msg, out?: Msg) => Msg;
+  fromJson?: (json: unknown) => Msg;
   /** The fields a fill may touch (written when absent, or holding messages), picked on first fill. */
   fillable?: FieldPlan[];
 }
@@ -77,6 +59,7 @@ function compileField(field: protobuf.Field): FieldPlan {
         ...names,
         container,
         isMessage: true,
+        identity: false,
         toJson: (v) => special.toJson(v as Msg),
         fromJson: special.fromJson,
         zeroJson: () => special.toJson({}),
@@ -84,7 +67,7 @@ function compileField(field: protobuf.Field): FieldPlan {
       };
     }
     const sub = messageConverters(resolved);
-    return { ...names, container, isMessage: true, ...sub, zeroJson: () => sub.toJson({}), isZero: () => false, fill: messageFiller(resolved) };
+    return { ...names, container, isMessage: true, identity: false, ...sub, zeroJson: () => sub.toJson({}), isZero: () => false, fill: messageFiller(resolved) };
   }
   return { ...names, container, isMessage: false, ...scalarConverters(field.type) };
 }
@@ -117,15 +100,16 @@ function nestedConverters(type: protobuf.Type): NestedConverters {
   };
 }
 
-function scalarConverters(type: string): Pick<FieldPlan, 'toJson' | 'fromJson' | 'zeroJson' | 'isZero'> {
+function scalarConverters(type: string): Pick<FieldPlan, 'identity' | 'toJson' | 'fromJson' | 'zeroJson' | 'isZero'> {
   if (type === 'string') {
-    return { toJson: (v) => v, fromJson: expect('string'), zeroJson: () => '', isZero: (v) => v === '' || v === undefined };
+    return { identity: true, toJson: (v) => v, fromJson: expect('string'), zeroJson: () => '', isZero: (v) => v === '' || v === undefined };
   }
   if (type === 'bool') {
-    return { toJson: (v) => v, fromJson: expect('boolean'), zeroJson: () => false, isZero: (v) => !v };
+    return { identity: true, toJson: (v) => v, fromJson: expect('boolean'), zeroJson: () => false, isZero: (v) => !v };
   }
   if (type === 'bytes') {
     return {
+      identity: false,
       toJson: (v) => bytesToBase64(v as Uint8Array),
       fromJson: base64ToBytes,
       zeroJson: () => '',
@@ -133,8 +117,9 @@ function scalarConverters(type: string): Pick<FieldPlan, 'toJson' | 'fromJson' |
     };
   }
   if (NUMBER_TYPES.has(type)) {
-    const toJson = INT64_TYPES.has(type) ? int64ToNumber : (v: unknown) => v;
-    return { toJson, fromJson: expect('number'), zeroJson: () => 0, isZero: (v) => v === undefined || toJson(v) === 0 };
+    const int64 = INT64_TYPES.has(type);
+    const toJson = int64 ? int64ToNumber : (v: unknown) => v;
+    return { identity: !int64, toJson, fromJson: expect('number'), zeroJson: () => 0, isZero: (v) => v === undefined || toJson(v) === 0 };
   }
   throw new Error(`unsupported Protobuf scalar type ${type}`);
 }
@@ -149,48 +134,9 @@ function expect(jsType: 'string' | 'boolean' | 'number'): (v: unknown) => unknow
 }
 
 /** The JSON object for a decoded message; fields appear in .proto (= Go struct) order. */
-function messageToJson(plan: TypePlan, m: Msg): Msg {
-  const out: Msg = {};
-  for (const f of plan.fields) {
-    const present = Object.hasOwn(m, f.name);
-    const v = m[f.name];
-    if (f.container === 'map') {
-      const keys = v ? Object.keys(v as Msg) : [];
-      if (keys.length === 0) {
-        // Go decodes an absent map to nil: null without omitempty, {} for lists we build ourselves.
-        if (f.shape === 'always') out[f.key] = {};
-        else if (f.shape === 'nullable') out[f.key] = null;
-        continue;
-      }
-      const obj: Msg = {};
-      for (const k of keys) setOwn(obj, k, f.toJson((v as Msg)[k]));
-      out[f.key] = obj;
-    } else if (f.container === 'repeated') {
-      const arr = v as unknown[] | undefined;
-      if (!arr || arr.length === 0) {
-        if (f.shape === 'always') out[f.key] = [];
-        else if (f.shape === 'nullable') out[f.key] = null;
-        continue;
-      }
-      const list = new Array(arr.length);
-      for (let i = 0; i < arr.length; i++) list[i] = f.toJson(arr[i]);
-      out[f.key] = list;
-    } else if (f.shape === 'inline') {
-      // A Go embedded struct: its fields sit in the parent's JSON object, at this position.
-      Object.assign(out, present && v ? f.toJson(v) : f.zeroJson());
-    } else if (f.shape === 'pointer' || f.shape === 'nullable') {
-      if (present && v !== null && v !== undefined) out[f.key] = f.toJson(v);
-      else if (f.shape === 'nullable') out[f.key] = null;
-    } else if (f.isMessage) {
-      // A Go value struct is always written, even with omitempty (a zero Time as null).
-      out[f.key] = present && v ? f.toJson(v) : f.zeroJson();
-    } else if (!present || f.isZero(v)) {
-      if (f.shape === 'always') out[f.key] = f.zeroJson();
-    } else {
-      out[f.key] = f.toJson(v);
-    }
-  }
-  return out;
+function messageToJson(plan: TypePlan, m: Msg, out?: Msg): Msg {
+  plan.toJson ??= compileToJson(plan.fields);
+  return plan.toJson(m, out);
 }
 
 /**
@@ -247,52 +193,15 @@ function isObject(v: unknown): v is Msg {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** One map value or list item; Go decodes a JSON null there as the zero value. */
-function elementFromJson(f: FieldPlan, v: unknown): unknown {
-  if (v !== null) return f.fromJson(v);
-  return f.isMessage ? {} : f.fromJson(f.zeroJson());
-}
-
 /** A plain object protobufjs' encoder accepts; null and absent JSON values are not written. */
 function jsonToMessage(plan: TypePlan, json: unknown): Msg {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    throw new ProtobufEncodeError(`expected an object for ${plan.type.name}, got ${Array.isArray(json) ? 'an array' : JSON.stringify(json)}`);
-  }
-  const src = json as Msg;
-  const out: Msg = {};
-  for (const f of plan.fields) {
-    if (f.shape === 'inline') {
-      // The embedded struct's fields are read from this same JSON object.
-      out[f.name] = f.fromJson(src);
-      continue;
-    }
-    const v = src[f.key];
-    if (v === undefined || v === null) continue;
-    try {
-      if (f.container === 'map') {
-        if (typeof v !== 'object' || Array.isArray(v)) throw new ProtobufEncodeError(`expected an object, got ${JSON.stringify(v)}`);
-        const obj: Msg = {};
-        for (const k of Object.keys(v as Msg)) setOwn(obj, k, elementFromJson(f, (v as Msg)[k]));
-        out[f.name] = obj;
-      } else if (f.container === 'repeated') {
-        if (!Array.isArray(v)) throw new ProtobufEncodeError(`expected an array, got ${JSON.stringify(v)}`);
-        const list = new Array(v.length);
-        for (let i = 0; i < v.length; i++) list[i] = elementFromJson(f, v[i]);
-        out[f.name] = list;
-      } else {
-        out[f.name] = f.fromJson(v);
-      }
-    } catch (err) {
-      if (err instanceof ProtobufEncodeError) throw new ProtobufEncodeError(`${f.key}: ${err.message}`);
-      throw err;
-    }
-  }
-  return out;
+  plan.fromJson ??= compileFromJson(plan.type.name, plan.fields);
+  return plan.fromJson(json);
 }
 
-/** Decoded protobufjs message -> the JSON Go would write for it (no apiVersion/kind). */
-export function protobufMessageToJson(type: protobuf.Type, message: protobuf.Message | Msg): Msg {
-  return messageToJson(planFor(type), message as Msg);
+/** Decoded protobufjs message -> the JSON Go would write for it (no apiVersion/kind), written into `out` when given. */
+export function protobufMessageToJson(type: protobuf.Type, message: protobuf.Message | Msg, out?: Msg): Msg {
+  return messageToJson(planFor(type), message as Msg, out);
 }
 
 /** JSON object -> protobufjs-encodable plain object; throws ProtobufEncodeError on ill-typed values. */

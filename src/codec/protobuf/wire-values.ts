@@ -34,13 +34,23 @@ export function base64ToBytes(v: unknown): Uint8Array {
 const MIN_RFC3339_SECONDS = -62_167_219_200;
 const MAX_RFC3339_SECONDS = 253_402_300_799;
 
+// The last conversion each way: the times of one object (and of a burst of objects) are mostly
+// the same second, and Date formatting or parsing costs more than the rest of a Time's work.
+let lastSeconds = Number.NaN;
+let lastIso = '';
+let lastText: string | undefined;
+let lastParsed = { seconds: 0, nanos: 0 };
+
 function isoSeconds(seconds: number): string {
+  if (seconds === lastSeconds) return lastIso;
   // A time no RFC 3339 text can hold (Go's parser could never read it back) is malformed input.
   if (!(seconds >= MIN_RFC3339_SECONDS && seconds <= MAX_RFC3339_SECONDS)) {
     throw new ProtobufDecodeError(`timestamp seconds ${seconds} out of range for RFC 3339`);
   }
   // toISOString gives "YYYY-MM-DDTHH:MM:SS.mmmZ"; the first 19 characters are the RFC 3339 date-time.
-  return new Date(seconds * 1000).toISOString().slice(0, 19);
+  lastIso = new Date(seconds * 1000).toISOString().slice(0, 19);
+  lastSeconds = seconds;
+  return lastIso;
 }
 
 /**
@@ -63,6 +73,7 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9
 
 /** Parses an RFC 3339 timestamp into {seconds, nanos}; throws ProtobufEncodeError when malformed. */
 export function timeFromJson(v: unknown): { seconds: number; nanos: number } {
+  if (typeof v === 'string' && v === lastText) return { seconds: lastParsed.seconds, nanos: lastParsed.nanos };
   const m = typeof v === 'string' ? RFC3339.exec(v) : null;
   if (!m) throw new ProtobufEncodeError(`expected an RFC 3339 timestamp, got ${JSON.stringify(v)}`);
   const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
@@ -75,7 +86,9 @@ export function timeFromJson(v: unknown): { seconds: number; nanos: number } {
   }
   const offset = m[8] === undefined ? 0 : (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 3600 + Number(m[10]) * 60);
   const nanos = m[7] === undefined ? 0 : Number(m[7].padEnd(9, '0'));
-  return { seconds: d.getTime() / 1000 - offset, nanos };
+  lastParsed = { seconds: d.getTime() / 1000 - offset, nanos };
+  lastText = v as string;
+  return { seconds: lastParsed.seconds, nanos };
 }
 
 /**
