@@ -9,7 +9,10 @@
  * Options: `--scale=<f>` multiplies node and pod counts (`--quick` is `--scale=0.1`);
  * `--only=<a,b>` picks workloads; `--storage=sqlite|memory` (default sqlite, orch's default);
  * `--concurrency=<n>` connections creating objects (default 16); `--cpu-prof=<dir>` writes a V8
- * CPU profile of the API server and of the scheduler per workload.
+ * CPU profile of the API server and of the scheduler per workload; `--runs=<n>` runs each
+ * workload n times (a fresh cluster each) and reports the median run, with the range: on a
+ * shared 2-core machine one run can be a third slower than the next. Each run prints the
+ * machine's speed just before it started (calibrate.ts) beside its figures.
  * `node dist/bench/scheduler-e2e/request-costs.js` breaks the API server's CPU per pod down by
  * request kind (create, binding, Scheduled event, watch delivery), each measured alone.
  */
@@ -55,6 +58,7 @@ async function main(): Promise<void> {
   if (storage !== 'sqlite' && storage !== 'memory') throw new Error('--storage is sqlite or memory');
   const concurrency = Number(arg('concurrency') ?? '16');
   const profDir = arg('cpu-prof');
+  const runs = Math.max(1, Number(arg('runs') ?? '1'));
   const cores = (await import('node:os')).availableParallelism();
   const { keepTmp } = boundedRun(60 * 60 * 1000);
 
@@ -70,20 +74,32 @@ async function main(): Promise<void> {
       .join(' ')}\n`,
   );
 
-  const results: E2eResult[] = [];
+  const results: { median: E2eResult; all: E2eResult[] }[] = [];
   for (const w of WORKLOADS) {
     if (only !== undefined && !only.includes(w.name)) continue;
-    const r = await runE2eWorkload(w, { scale, concurrency, storage, keepTmp, cpuProfileDir: profDir ? resolve(profDir) : undefined, phaseTimeoutMs: 300_000 });
-    results.push(r);
-    const ratio = r.threshold === null ? 'no published threshold' : `${fmt(r.podsPerSecond / r.threshold, 2)}x upstream's ${r.threshold} pods/s`;
-    console.log(
-      `${w.name}: ${fmt(r.podsPerSecond)} pods/s, ${ratio}; ${r.scheduled}/${r.measurePods} bound in ${fmt(r.seconds, 2)} s ` +
-        `(created in ${fmt(r.createSeconds, 2)} s); CPU: API server ${pct(r.cpu.apiserver)} (${perPod(r, r.cpu.apiserver)} ms/pod), ` +
-        `scheduler ${pct(r.cpu.scheduler)} (${perPod(r, r.cpu.scheduler)} ms/pod), ` +
-        `loader ${pct(r.cpu.loader)}, other work ${pct(r.cpu.others)}; bound by ${bound(r, cores)}` +
-        `${r.victimsDeleted > 0 ? `; ${r.victimsDeleted} victims deleted` : ''}` +
-        `${r.failedAttempts > 0 ? `; ${r.failedAttempts} failed scheduling attempts` : ''}${r.timedOut ? `; ${r.timedOut}` : ''}`,
-    );
+    const all: E2eResult[] = [];
+    for (let run = 0; run < runs; run++) {
+      const r = await runE2eWorkload(w, {
+        scale,
+        concurrency,
+        storage,
+        keepTmp,
+        cpuProfileDir: profDir ? resolve(profDir) : undefined,
+        phaseTimeoutMs: 300_000,
+      });
+      all.push(r);
+      const ratio = r.threshold === null ? 'no published threshold' : `${fmt(r.podsPerSecond / r.threshold, 2)}x upstream's ${r.threshold} pods/s`;
+      console.log(
+        `${w.name}${runs > 1 ? ` (run ${run + 1}/${runs})` : ''}: ${fmt(r.podsPerSecond)} pods/s, ${ratio}; ${r.scheduled}/${r.measurePods} bound in ${fmt(r.seconds, 2)} s ` +
+          `(created in ${fmt(r.createSeconds, 2)} s); CPU: API server ${pct(r.cpu.apiserver)} (${perPod(r, r.cpu.apiserver)} ms/pod), ` +
+          `scheduler ${pct(r.cpu.scheduler)} (${perPod(r, r.cpu.scheduler)} ms/pod), ` +
+          `loader ${pct(r.cpu.loader)}, other work ${pct(r.cpu.others)}; bound by ${bound(r, cores)}; calibration ${fmt(r.calibrationMs)} ms` +
+          `${r.victimsDeleted > 0 ? `; ${r.victimsDeleted} victims deleted` : ''}` +
+          `${r.failedAttempts > 0 ? `; ${r.failedAttempts} failed scheduling attempts` : ''}${r.timedOut ? `; ${r.timedOut}` : ''}`,
+      );
+    }
+    const sorted = [...all].sort((a, b) => a.podsPerSecond - b.podsPerSecond);
+    results.push({ median: sorted[Math.floor((sorted.length - 1) / 2)], all });
   }
 
   const rows = [
@@ -101,9 +117,12 @@ async function main(): Promise<void> {
       'ms/pod',
       'other CPU',
       'bound by',
+      'calibration',
+      ...(runs > 1 ? ['runs (pods/s)'] : []),
     ],
   ];
-  for (const r of results) {
+  for (const { median: r, all } of results) {
+    const range = all.map((x) => x.podsPerSecond);
     rows.push([
       r.name,
       fmt(r.nodes),
@@ -118,13 +137,15 @@ async function main(): Promise<void> {
       perPod(r, r.cpu.scheduler),
       pct(r.cpu.loader + r.cpu.others),
       bound(r, cores),
+      `${fmt(r.calibrationMs)} ms`,
+      ...(runs > 1 ? [`${fmt(Math.min(...range))}-${fmt(Math.max(...range))}`] : []),
     ]);
   }
   console.log(`\n${table(rows)}`);
   console.log(
-    '(CPU over the measured phase, 100% = one core busy; ms/pod = CPU milliseconds per measured pod; other = this loader plus everything else on the machine)\n',
+    `(CPU over the measured phase, 100% = one core busy; ms/pod = CPU milliseconds per measured pod; other = this loader plus everything else on the machine; calibration = a fixed JavaScript workload's time just before the run, lower is a faster machine${runs > 1 ? `; the median of ${runs} runs is shown` : ''})\n`,
   );
-  const json = { workloads: results.map((r) => ({ name: r.name, podsPerSecond: Math.round(r.podsPerSecond), upstreamThreshold: r.threshold })) };
+  const json = { workloads: results.map(({ median: r }) => ({ name: r.name, podsPerSecond: Math.round(r.podsPerSecond), upstreamThreshold: r.threshold })) };
   console.log(JSON.stringify(json));
 }
 

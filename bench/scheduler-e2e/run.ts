@@ -12,6 +12,7 @@ import type { Workload } from '../scheduler/workloads.js';
 import { type ApiTarget, BoundPods, type Create, createAll } from './api.js';
 import { startCluster, type ClusterOptions } from './cluster.js';
 import { CpuSampler } from './cpu.js';
+import { calibrationMs } from './calibrate.js';
 import { requestOnce } from '../http-client.js';
 
 export interface E2eOptions extends ClusterOptions {
@@ -37,6 +38,8 @@ export interface E2eResult {
   /** Measured pods' creation alone took this long (the rest of the phase is waiting for bindings). */
   createSeconds: number;
   victimsDeleted: number;
+  /** calibrate.ts's reading just before the run's cluster started: the machine's speed then. */
+  calibrationMs: number;
   /** Scheduling attempts that failed (FailedScheduling events, series counted), init pods included. */
   failedAttempts: number;
   timedOut?: string;
@@ -99,6 +102,8 @@ export async function runE2eWorkload(w: Workload, o: E2eOptions): Promise<E2eRes
   const measurePods = Array.from({ length: measureCount }, (_, i) => podObject(w.measurePod(i, names), classes));
   const namespaces = [...new Set([...initPods, ...measurePods].map((p) => p.path.split('/')[4]))].filter((ns) => ns !== 'default');
 
+  // Before the cluster starts, so nothing of this run competes with it.
+  const calibration = calibrationMs();
   const cluster = await startCluster(o);
   const watch = await BoundPods.open(cluster.target);
   try {
@@ -153,6 +158,7 @@ export async function runE2eWorkload(w: Workload, o: E2eOptions): Promise<E2eRes
       },
       createSeconds,
       victimsDeleted: watch.deleted - deletedBefore,
+      calibrationMs: calibration,
       failedAttempts: failed,
       timedOut,
     };

@@ -31,6 +31,9 @@ export async function startInProcessScheduler(a: { opts: ControlPlaneOptions; br
       ? await issueClientCertificate(a.pki.caCertPem, a.pki.caKeyPem, schedulerUser(a.brand), [])
       : { certPem: a.pki.adminCertPem, keyPem: a.pki.adminKeyPem };
   const conn = a.opts.schedulerClientConnection ?? DEFAULT_CLIENT_CONNECTION;
+  // JSON, not orch-scheduler's Protobuf default: this client shares the API server's thread,
+  // where a large JSON answer (the initial list of every pod) is parsed in steps and a Protobuf
+  // one would be decoded at once.
   const client = new RestClient({
     server: a.url,
     caPem: a.pki.caCertPem,

@@ -67,7 +67,16 @@ function compileField(field: protobuf.Field): FieldPlan {
       };
     }
     const sub = messageConverters(resolved);
-    return { ...names, container, isMessage: true, identity: false, ...sub, zeroJson: () => sub.toJson({}), isZero: () => false, fill: messageFiller(resolved) };
+    return {
+      ...names,
+      container,
+      isMessage: true,
+      identity: false,
+      ...sub,
+      zeroJson: () => sub.toJson({}),
+      isZero: () => false,
+      fill: messageFiller(resolved),
+    };
   }
   return { ...names, container, isMessage: false, ...scalarConverters(field.type) };
 }
