@@ -30,6 +30,8 @@ export interface CompactionProgress {
   onBatch(deleted: number, through: number): void;
   /** True once the store is closing: stop before touching the database again. */
   stopped(): boolean;
+  /** Resolves when a window may write (no WAL checkpoint between its steps); undefined: now. */
+  beforeWindow?(): Promise<void> | undefined;
 }
 
 export class Compaction {
@@ -70,6 +72,8 @@ export class Compaction {
   async run(from: number, target: number, progress: CompactionProgress): Promise<number> {
     let through = from;
     while (through < target) {
+      const ready = progress.beforeWindow?.();
+      if (ready !== undefined) await ready;
       if (progress.stopped()) break;
       const to = Math.min(target, through + this.batchSize);
       const deleted = this.window(through, to, target);

@@ -14,6 +14,7 @@ export interface Pending<Op> {
 export class GroupCommit<Op> {
   private queue: Pending<Op>[] = [];
   private scheduled = false;
+  private held = false;
 
   /**
    * @param commit applies a batch in one transaction and settles every pending in it.
@@ -40,14 +41,36 @@ export class GroupCommit<Op> {
     });
   }
 
-  /** Commits everything queued now, synchronously (used by close). */
+  /** Nothing commits until release(); writes queue meanwhile (a WAL checkpoint is between its steps). */
+  hold(): void {
+    this.held = true;
+  }
+
+  /** Lets queued and new writes commit again. */
+  release(): void {
+    this.held = false;
+    if (this.queue.length > 0 && !this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Fails every queued write with err (what made them wait cannot be undone). */
+  rejectQueued(err: unknown): void {
+    const queued = this.queue;
+    this.queue = [];
+    for (const p of queued) p.reject(err);
+  }
+
+  /** Commits everything queued now, synchronously (used by close, after any hold ended). */
   flushAll(): void {
     while (this.queue.length > 0) this.commitSome();
   }
 
   private flush(): void {
     this.scheduled = false;
-    if (this.queue.length === 0) return;
+    // release() schedules the flush that commits what waited.
+    if (this.held || this.queue.length === 0) return;
     this.commitSome();
     if (this.queue.length > 0) {
       // Leftovers beyond maxBatch go next turn, letting reads and I/O in between.

@@ -29,8 +29,10 @@ function openFresh(opts: SqliteStoreOptions = {}) {
 
 storeContract('sqlite', async (limits) => openFresh(limits));
 // The same contract with tiny batches, so compaction windows, replay pages and commit
-// batches all take their multi-step paths.
-storeContract('sqlite (tiny batches)', async (limits) => openFresh({ ...limits, compactBatchSize: 3, watchPageSize: 2, watchScanWindow: 5, maxBatch: 7 }));
+// batches all take their multi-step paths, and a WAL checkpoint comes every few writes.
+storeContract('sqlite (tiny batches)', async (limits) =>
+  openFresh({ ...limits, compactBatchSize: 3, watchPageSize: 2, watchScanWindow: 5, maxBatch: 7, walAutocheckpointPages: 4 }),
+);
 
 describe('SqliteStore', () => {
   it('reopening keeps values, history, the revision and the compacted revision', async () => {
@@ -312,6 +314,43 @@ describe('SqliteStore', () => {
       assert.equal(statSync(join(path, '..')).mode & 0o777, 0o700);
       assert.equal(statSync(path).mode & 0o777, 0o600);
       assert.equal(statSync(`${path}-wal`).mode & 0o777, 0o600);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('checkpoints keep the WAL small, never fsync on the event loop, and lose nothing', async () => {
+    const { path, store, cleanup } = openFresh({ walAutocheckpointPages: 64 });
+    const value = (i: number) => new Uint8Array(200 * 1024).fill(i % 251);
+    try {
+      // SQLite's own checkpoints and fsyncs are off: checkpoint.ts makes them in the thread pool.
+      const db = (store as unknown as { db: Database.Database }).db;
+      assert.equal(db.pragma('synchronous', { simple: true }), 0);
+      assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), 0);
+      let largestWal = 0;
+      const writes: Promise<number>[] = [];
+      for (let i = 0; i < 60; i++) {
+        writes.push(store.create(`/big/${i}`, value(i)));
+        // Reads go on amid the writes and their checkpoints.
+        if (i % 10 === 9) assert.ok((await store.range('/big/')).items.length >= i - 2);
+        if (i % 3 === 2) {
+          await Promise.all(writes.splice(0));
+          largestWal = Math.max(largestWal, statSync(`${path}-wal`).size);
+        }
+      }
+      await store.compact(store.currentRevision());
+      // 60 writes of 200 KiB are 12 MB; the WAL is emptied whenever it passes 64 pages, so it
+      // never holds much more than one batch of three writes past that.
+      assert.ok(largestWal < 2 * 1024 * 1024, `WAL grew to ${largestWal} bytes`);
+      await store.close();
+      const again = SqliteStore.open(path);
+      try {
+        const all = await again.range('/big/');
+        assert.equal(all.items.length, 60);
+        for (const kv of all.items) assert.deepEqual(Buffer.from(kv.value), Buffer.from(value(Number(kv.key.slice(5)))));
+      } finally {
+        await again.close();
+      }
     } finally {
       await cleanup();
     }

@@ -28,6 +28,7 @@ import { WatchHub } from '../watch-hub.js';
 import { Compaction } from './compaction.js';
 import { GroupCommit, type Pending } from './group-commit.js';
 import { Reads } from './reads.js';
+import { Checkpoints } from './checkpoint.js';
 import { WalSync } from './wal-sync.js';
 import { type DatabaseTuning, openDatabase } from './schema.js';
 import { type WriteOp, Writes } from './writes.js';
@@ -77,6 +78,8 @@ export class SqliteStore implements Store {
   private readonly limits: Required<StoreLimits>;
   private readonly usedBytes: () => number;
   private readonly applyBatch: (batch: Pending<WriteOp>[], events: StoreEvent[], results: (number | StoreError)[]) => void;
+  /** WAL checkpoints with their fsyncs off the event loop (file databases); else SQLite's own. */
+  private readonly checkpoints: Checkpoints | undefined;
 
   private constructor(
     private readonly db: Database.Database,
@@ -84,6 +87,7 @@ export class SqliteStore implements Store {
     opts: SqliteStoreOptions,
     /** Syncs the WAL off the event loop (file databases); undefined: SQLite syncs in each commit. */
     private readonly walSync: WalSync | undefined,
+    path: string,
   ) {
     this.rev = state.revision;
     this.published = state.revision;
@@ -95,6 +99,13 @@ export class SqliteStore implements Store {
     this.writes = new Writes(db);
     this.compaction = new Compaction(db, Math.max(1, opts.compactBatchSize ?? 500));
     this.queue = new GroupCommit((batch) => this.commit(batch), Math.max(1, opts.maxBatch ?? 1000));
+    this.checkpoints =
+      walSync &&
+      Checkpoints.start(db, path, walSync, opts.walAutocheckpointPages ?? 1000, {
+        hold: () => this.queue.hold(),
+        release: () => this.queue.release(),
+        failed: (err) => this.queue.rejectQueued(err),
+      });
     this.hub = new WatchHub(
       {
         history: (prefix, after, upTo, limit) => this.reads.history(prefix, after, upTo, limit),
@@ -137,7 +148,7 @@ export class SqliteStore implements Store {
   static open(path: string, opts: SqliteStoreOptions = {}): SqliteStore {
     if (path !== ':memory:' && !path.startsWith('file:')) createPrivate(path);
     const { db, ...state } = openDatabase(path, opts);
-    return new SqliteStore(db, state, opts, WalSync.open(db, path));
+    return new SqliteStore(db, state, opts, WalSync.open(db, path), path);
   }
 
   /** Resolves to the value of key at the requested revision (current when absent or 0). */
@@ -203,9 +214,14 @@ export class SqliteStore implements Store {
       return Promise.reject(new StoreError('FutureRevision', '', `compact to ${revision}: current revision is ${this.rev}`));
     }
     if (revision <= this.compacted) return Promise.resolve();
-    this.compaction.saveTarget(revision);
     this.compacted = revision;
-    const run = this.compacting.then(() => this.runCompaction(revision));
+    const run = this.compacting.then(async () => {
+      // Written once no checkpoint is between its steps, as every transaction is.
+      await this.checkpoints?.idle();
+      if (this.closed) return;
+      this.compaction.saveTarget(revision);
+      await this.runCompaction(revision);
+    });
     this.compacting = run.catch(() => {});
     return run;
   }
@@ -216,6 +232,8 @@ export class SqliteStore implements Store {
     // Closed first, so a sink writing in reaction to the final events is refused rather than
     // keeping the flush going.
     this.closed = true;
+    // A checkpoint between its steps ends first; SQLite then syncs its own (the final one at close).
+    await this.checkpoints?.close();
     this.queue.flushAll();
     // Every commit is answered and published before the watches end.
     await this.walSync?.close();
@@ -234,6 +252,7 @@ export class SqliteStore implements Store {
         this.stats.compactedRows += deleted;
       },
       stopped: () => this.closed,
+      beforeWindow: () => this.checkpoints?.idle(),
     });
   }
 
@@ -266,6 +285,7 @@ export class SqliteStore implements Store {
     this.stats.writes += events.length;
     if (this.walSync === undefined) this.settle(batch, results, events);
     else this.walSync.after((err) => this.settle(batch, results, events, err));
+    this.checkpoints?.afterCommit();
   }
 
   /**

@@ -3,7 +3,8 @@
  * commit, and better-sqlite3 runs on the event loop: each commit then stalled the whole server
  * for the length of an fsync (~4 ms here, several times the commit's own CPU). Instead the
  * connection runs `synchronous = NORMAL` (a commit writes its WAL frames without fsync; SQLite
- * still syncs around checkpoints and when the WAL is reused) and this fsyncs the WAL file in
+ * still syncs around checkpoints and when the WAL is reused, unless checkpoint.ts takes those
+ * over, and then it runs `OFF`) and this fsyncs the WAL file in
  * libuv's thread pool: a commit's writes are acknowledged, and its watch events published, only
  * once an fsync that started after the commit has completed. So an acknowledged write survives
  * power loss exactly as before, and what a watcher saw is on disk (etcd's order: sync the WAL,
