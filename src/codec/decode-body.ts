@@ -67,7 +67,7 @@ export async function decodeObjectBody(mediaType: string, body: Buffer, target: 
   const text = body.toString('utf8');
   if (mediaType.endsWith('yaml')) {
     try {
-      return { value: await decodeYamlOffThread(text, { maxDepth: MAX_JSON_DEPTH, uniqueKeys: true }) };
+      return { value: await decodeYamlOffThread(text, { maxDepth: MAX_JSON_DEPTH, uniqueKeys: true }, pace) };
     } catch (e) {
       throw badRequest(`error converting YAML to JSON: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -107,7 +107,7 @@ export async function decodeApplyConfiguration(text: string, target: Pick<BodyTa
   }
   let v: unknown;
   try {
-    v = await decodeYamlOffThread(text, { version: '1.1', uniqueKeys: false, maxDepth: MAX_JSON_DEPTH });
+    v = await decodeYamlOffThread(text, { version: '1.1', uniqueKeys: false, maxDepth: MAX_JSON_DEPTH }, pace);
   } catch (e) {
     if (!(e instanceof YamlDecodeError)) throw e;
     throw badRequest(`error decoding YAML: ${e.message}`);

@@ -6,6 +6,7 @@
  */
 import { isPlainObject } from '../machinery/object.js';
 import { jsonType } from '../machinery/object-shape.js';
+import { type Due, runAtOnce } from '../machinery/pace.js';
 import { refName, type Schema, type SchemaLookup } from '../api/schema/schema.js';
 
 /** What a field's Go type is, as upstream's unstructured converter tells them apart. */
@@ -97,9 +98,19 @@ function goType(s: Schema): string {
   }
 }
 
+/** A map of strings met by the walk, whose values are checked after it, in steps. */
+interface StringMap {
+  map: Record<string, unknown>;
+  struct: string;
+  path: string;
+  values: Schema;
+}
+
 interface Walk {
   lookup: SchemaLookup;
   unknown: string[];
+  /** In document order. */
+  stringMaps: StringMap[];
 }
 
 function mismatch(v: unknown, struct: string, path: string, s: Schema, target: GoTarget): never {
@@ -168,13 +179,9 @@ function walk(w: Walk, v: unknown, s: Schema, struct: string, path: string): unk
       if (!isPlainObject(v)) mismatch(v, struct, path, s, plainTarget(s));
       const values = s.additionalProperties;
       if (values !== undefined && isPlainString(values)) {
-        // A map of strings (labels, annotations, data): only a wrong value needs its path, and
-        // nothing is rewritten, so a map of 100,000 labels costs one pass of type checks.
-        for (const key in v) {
-          if (!Object.hasOwn(v, key)) continue;
-          const e = v[key];
-          if (e !== null && typeof e !== 'string') mismatch(e, struct, `${path}[${key}]`, values, plainTarget(values));
-        }
+        // A map of strings (labels, annotations, data): nothing in it is rewritten, so its
+        // values are checked after the walk, in steps (a map may hold 120,000 labels).
+        w.stringMaps.push({ map: v, struct, path, values });
       } else if (values) {
         for (const key of Object.keys(v)) {
           if (v[key] !== null) v[key] = walk(w, v[key], values, struct, `${path}[${key}]`);
@@ -218,9 +225,35 @@ function walkStruct(w: Walk, obj: Record<string, unknown>, def: Schema, struct: 
  * (`spec.containers[0].foo`) in document order. apiVersion and kind are always known.
  */
 export function readTypedFields(obj: Record<string, unknown>, lookup: SchemaLookup, definitionName: string): string[] {
+  return runAtOnce((due) => readTypedFieldsSteps(obj, lookup, definitionName, due));
+}
+
+/** Values of a string map checked between two looks at the pace. */
+const VALUES_PER_STEP = 4096;
+
+/** readTypedFields as stepped work (machinery/pace.ts): the string maps' values are checked in steps. */
+export function* readTypedFieldsSteps(obj: Record<string, unknown>, lookup: SchemaLookup, definitionName: string, due: Due): Generator<void, string[], void> {
   const def = lookup.definition(definitionName);
   if (def === undefined) return [];
-  const w: Walk = { lookup, unknown: [] };
-  walkStruct(w, obj, def, definitionName.slice(definitionName.lastIndexOf('.') + 1), '');
+  const w: Walk = { lookup, unknown: [], stringMaps: [] };
+  let wrong: FieldTypeError | undefined;
+  try {
+    walkStruct(w, obj, def, definitionName.slice(definitionName.lastIndexOf('.') + 1), '');
+  } catch (e) {
+    if (!(e instanceof FieldTypeError)) throw e;
+    wrong = e;
+  }
+  // The maps the walk met came before any value it refused: a wrong value in one of them is the
+  // decoder's first error.
+  for (const m of w.stringMaps) {
+    if (due()) yield;
+    const keys = Object.keys(m.map);
+    for (let i = 0; i < keys.length; i++) {
+      const e = m.map[keys[i]];
+      if (e !== null && typeof e !== 'string') mismatch(e, m.struct, `${m.path}[${keys[i]}]`, m.values, plainTarget(m.values));
+      if ((i + 1) % VALUES_PER_STEP === 0 && due()) yield;
+    }
+  }
+  if (wrong !== undefined) throw wrong;
   return w.unknown;
 }

@@ -24,6 +24,9 @@ function isLeaf(v: unknown): boolean {
 
 function* encode(v: unknown, due: Due, count: Count): Generator<void, string | undefined, void> {
   if (isLeaf(v)) return JSON.stringify(v);
+  // Listing a large object's keys and joining its parts are single native calls (~20 ms for
+  // 120,000 entries here): each starts a slice of its own rather than ending a spent one.
+  if (due()) yield;
   const parts: string[] = [];
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
@@ -32,6 +35,7 @@ function* encode(v: unknown, due: Due, count: Count): Generator<void, string | u
       parts.push((isLeaf(item) ? JSON.stringify(item) : yield* encode(item, due, count)) ?? 'null');
       if (++count.n % ENTRIES_PER_STEP === 0 && due()) yield;
     }
+    if (parts.length > ENTRIES_PER_STEP && due()) yield;
     return `[${parts.join(',')}]`;
   }
   const obj = v as Record<string, unknown>;
@@ -42,6 +46,7 @@ function* encode(v: unknown, due: Due, count: Count): Generator<void, string | u
     if (encoded !== undefined) parts.push(`${JSON.stringify(k)}:${encoded}`);
     if (++count.n % ENTRIES_PER_STEP === 0 && due()) yield;
   }
+  if (parts.length > ENTRIES_PER_STEP && due()) yield;
   return `{${parts.join(',')}}`;
 }
 

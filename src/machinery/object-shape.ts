@@ -81,12 +81,18 @@ function nullOr(check: Check): Check {
 
 // Elements and map values must be present: Go would read a null one as its zero value, which
 // orch's validation does not expect, so a null element is refused like a wrong type.
-const stringMap: Check = (v) => {
+const stringMap: Check = (v) => runAtOnce((due) => stringMapSteps(v, due));
+
+/** stringMap as stepped work: a map may hold 120,000 labels. */
+function* stringMapSteps(v: unknown, due: Due): Generator<void, boolean, void> {
   if (!isPlainObject(v)) return false;
-  // In place, without an array of the values (a map may hold 100,000 labels).
-  for (const k in v) if (Object.hasOwn(v, k) && typeof v[k] !== 'string') return false;
+  const keys = Object.keys(v);
+  for (let i = 0; i < keys.length; i++) {
+    if (typeof v[keys[i]] !== 'string') return false;
+    if ((i + 1) % VALUES_PER_STEP === 0 && due()) yield;
+  }
   return true;
-};
+}
 const stringList: Check = (v) => Array.isArray(v) && v.every(isString);
 
 function listOf(fields: Record<string, Check>): Check {
@@ -119,36 +125,33 @@ const META_FIELDS: Record<string, [Check, string]> = {
   ],
 };
 
-/** META_FIELDS as a list, each check accepting null (built once: every write's metadata is checked). */
-const META_CHECKS: readonly (readonly [string, Check, string])[] = Object.entries(META_FIELDS).map(([field, [check, goType]]) => [
-  field,
-  nullOr(check),
-  goType,
-]);
+/** META_FIELDS as a list (built once: every write's metadata is checked). */
+const META_CHECKS: readonly (readonly [string, Check, string])[] = Object.entries(META_FIELDS).map(([field, [check, goType]]) => [field, check, goType]);
 
 /**
  * Why obj's metadata cannot be read as an ObjectMeta (Go's decoding error text), or undefined
- * when it can. Unknown metadata fields are not checked (upstream drops them).
+ * when it can. Unknown metadata fields are not checked (upstream drops them). Stepped work: a
+ * label or annotation map may hold 120,000 entries.
  */
-export function objectMetaTypeError(obj: Record<string, unknown>): string | undefined {
+export function* objectMetaTypeErrorSteps(obj: Record<string, unknown>, due: Due): Generator<void, string | undefined, void> {
   const meta = obj.metadata;
   if (meta === undefined || meta === null) return undefined;
   if (!isPlainObject(meta)) return `json: cannot unmarshal ${jsonType(meta)} into Go struct field .metadata of type v1.ObjectMeta`;
   for (const [field, check, goType] of META_CHECKS) {
     const v = meta[field];
-    if (!check(v)) return `json: cannot unmarshal ${jsonType(v)} into Go struct field ObjectMeta.metadata.${field} of type ${goType}`;
+    // Go reads null as the zero value of any field.
+    const ok = v === null || v === undefined || (check === stringMap ? yield* stringMapSteps(v, due) : check(v));
+    if (!ok) return `json: cannot unmarshal ${jsonType(v)} into Go struct field ObjectMeta.metadata.${field} of type ${goType}`;
   }
   return undefined;
 }
 
-/** The first shape problem of a decoded object (depth, then metadata types), or undefined. */
-export function objectShapeError(obj: Record<string, unknown>): string | undefined {
-  return runAtOnce((due) => objectShapeErrorSteps(obj, due));
-}
-
-/** objectShapeError as stepped work (machinery/pace.ts): the depth walk pauses when due. */
+/**
+ * The first shape problem of a decoded object (depth, then metadata types), or undefined; as
+ * stepped work (machinery/pace.ts).
+ */
 export function* objectShapeErrorSteps(obj: Record<string, unknown>, due: Due): Generator<void, string | undefined, void> {
   if (yield* exceedsDepthSteps(obj, MAX_JSON_DEPTH, due)) return `json: exceeded max depth of ${MAX_JSON_DEPTH}`;
   if (due()) yield;
-  return objectMetaTypeError(obj);
+  return yield* objectMetaTypeErrorSteps(obj, due);
 }

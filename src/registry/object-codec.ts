@@ -16,6 +16,7 @@ import type { Obj } from '../machinery/object.js';
 import type { Brand } from '../machinery/brand.js';
 import type { ResourceInfo } from './resource-info.js';
 import { goOrderedJson, goOrderedJsonSteps, inGoOrder, META_KEYS_BEFORE_RESOURCE_VERSION } from '../machinery/object-order.js';
+import { utf8Steps } from '../machinery/utf8-steps.js';
 import { jsonSteps } from '../machinery/json-steps.js';
 import { type Due, runAtOnce } from '../machinery/pace.js';
 import { storedVersion } from '../api/conversion/kind-conversion.js';
@@ -83,12 +84,14 @@ export function* encodeForStorageSteps(info: ResourceInfo, obj: Obj, brand: Bran
   // Exactly-sized bytes (not Buffer.from's pooled slices): the watch cache's history keeps them.
   if (!isCustom(info)) {
     const ordered = stored.metadata == null ? { ...stored, metadata: {} } : stored;
-    return encoder.encode(due === undefined ? goOrderedJson(ordered, 'resourceVersion') : yield* goOrderedJsonSteps(ordered, 'resourceVersion', due));
+    if (due === undefined) return encoder.encode(goOrderedJson(ordered, 'resourceVersion'));
+    return yield* utf8Steps(yield* goOrderedJsonSteps(ordered, 'resourceVersion', due), due);
   }
   const { apiVersion, kind, metadata, ...rest } = stored;
   const { resourceVersion: _dropped, ...metaWithoutVersion } = metadata ?? {};
   const custom = { apiVersion, kind, metadata: metaWithoutVersion, ...rest };
-  return encoder.encode(due === undefined ? JSON.stringify(custom) : ((yield* jsonSteps(custom, due)) as string));
+  if (due === undefined) return encoder.encode(JSON.stringify(custom));
+  return yield* utf8Steps((yield* jsonSteps(custom, due)) as string, due);
 }
 
 /** Custom resources are unstructured upstream: they keep the layout they were written in. */

@@ -1,16 +1,17 @@
 /** DELETE of one object, and of a collection (the scope's Deleter and CollectionDeleter). */
-import { writeObject, readBody } from '../http.js';
+import { writeObject } from '../http.js';
 import { decodeOptionsBody } from '../../codec/decode-body.js';
 import { mediaTypeEssence } from '../../codec/accept.js';
-import { validatingAdmissionFor, type ResourceRequest } from './resource-request.js';
+import { readWriteBody, validatingAdmissionFor, type ResourceRequest } from './resource-request.js';
 import { deleteOptionsOf, listOptionsOf } from './options.js';
 import { selectionFor } from '../../registry/selection.js';
 import { planList } from '../../registry/read-options.js';
 import { streamList } from '../stream-list.js';
 
+/** The DeleteOptions body, if any; a delete is a write, paced as one (copying a large object to mark it). */
 async function optionalBody(r: ResourceRequest): Promise<unknown> {
   const mediaType = mediaTypeEssence(r.req.headers['content-type'] as string | undefined);
-  return decodeOptionsBody(await readBody(r.req), mediaType, r.ctx.brand.protobufMediaTypes);
+  return decodeOptionsBody(await readWriteBody(r), mediaType, r.ctx.brand.protobufMediaTypes);
 }
 
 /** 200 with the object while it is finalizing, 200 with a Success Status once removed. */

@@ -6,7 +6,7 @@
  */
 import { apiSchemas } from '../../api/schema/index.js';
 import { duplicateFieldsSteps } from '../../codec/duplicate-fields.js';
-import { FieldTypeError, readTypedFields } from '../../codec/typed-fields.js';
+import { FieldTypeError, readTypedFieldsSteps } from '../../codec/typed-fields.js';
 import { badRequest, invalid, invalidObject } from '../../machinery/status.js';
 import type { Obj } from '../../machinery/object.js';
 import { runPaced } from '../../machinery/pace.js';
@@ -33,25 +33,51 @@ export interface PatchedFrom {
 export function readFieldsAs(r: ResourceRequest, obj: Obj, mode: FieldValidation, json: string | undefined, from?: PatchedFrom): void | Promise<void> {
   const info = r.scope;
   const name = info.definitionName();
-  let unknown: string[];
+  let read: string[] | Promise<string[]>;
   try {
-    if (name !== undefined) unknown = readTypedFields(obj, apiSchemas(), name);
+    if (name !== undefined) read = runPaced((due) => readTypedFieldsSteps(obj, apiSchemas(), name, due), r.ctx.pace);
     else {
       // A custom resource: its schema's pruning finds what it does not have.
       const prune = info.info.def.strategy?.prune;
       if (prune === undefined) return;
-      unknown = prune(obj);
+      read = prune(obj);
     }
   } catch (e) {
-    if (!(e instanceof FieldTypeError)) throw e;
-    // Upstream's patcher: NewInvalid with an empty kind and name, the decoded value, and the
-    // decoder's error (the unstructured converter's for a strategic merge patch).
-    if (from !== undefined) throw invalidObject('', '', '', [invalid('patch', from.shown(), from.strategic ? e.converterMessage : e.message)]);
-    throw badRequest(`${info.kind} in version "${info.info.version}" cannot be handled as a ${info.kind}: ${e.message}`);
+    throw typeErrorStatus(r, e, from);
   }
+  if (read instanceof Promise) {
+    return read.then(
+      (unknown) => answerUnknown(r, mode, json, unknown, from),
+      (e) => {
+        throw typeErrorStatus(r, e, from);
+      },
+    );
+  }
+  return answerUnknown(r, mode, json, read, from);
+}
+
+/**
+ * The Status for a value of the wrong type: upstream's patcher answers NewInvalid with an empty
+ * kind and name, the decoded value, and the decoder's error (the unstructured converter's for
+ * a strategic merge patch); a body is 400 naming the kind. Other errors pass through.
+ */
+function typeErrorStatus(r: ResourceRequest, e: unknown, from: PatchedFrom | undefined): unknown {
+  if (!(e instanceof FieldTypeError)) return e;
+  const info = r.scope;
+  if (from !== undefined) return invalidObject('', '', '', [invalid('patch', from.shown(), from.strategic ? e.converterMessage : e.message)]);
+  return badRequest(`${info.kind} in version "${info.info.version}" cannot be handled as a ${info.kind}: ${e.message}`);
+}
+
+/** After reading: the repeated keys (from the body's text, megabytes of it scanned in steps) and unknown fields, answered per the mode. */
+function answerUnknown(
+  r: ResourceRequest,
+  mode: FieldValidation,
+  json: string | undefined,
+  unknown: string[],
+  from: PatchedFrom | undefined,
+): void | Promise<void> {
   if (mode === 'Ignore') return;
   if (json === undefined) return answerProblems(r, mode, [], unknown, from);
-  // The repeated keys come from the body's text: megabytes of it are scanned in steps.
   const repeated = runPaced((due) => duplicateFieldsSteps(json, due), r.ctx.pace);
   if (repeated instanceof Promise) return repeated.then((keys) => answerProblems(r, mode, keys, unknown, from));
   answerProblems(r, mode, repeated, unknown, from);

@@ -11,7 +11,7 @@ import { mediaTypeEssence } from '../../codec/accept.js';
 import { runPaced } from '../../machinery/pace.js';
 import { isPlainObject, type Obj } from '../../machinery/object.js';
 import { badRequest, invalid, invalidObject, unsupportedMediaType } from '../../machinery/status.js';
-import { exceedsDepthSteps, jsonType, MAX_JSON_DEPTH, objectMetaTypeError } from '../../machinery/object-shape.js';
+import { exceedsDepthSteps, jsonType, MAX_JSON_DEPTH, objectMetaTypeErrorSteps } from '../../machinery/object-shape.js';
 import { goMarshal } from '../../machinery/go-json.js';
 import { goFormat } from '../../apply/strategic-errors.js';
 import { decodePatchBody } from '../../codec/decode-body.js';
@@ -119,7 +119,7 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
     if (read instanceof Promise) await read;
     if (pace?.due()) await pace.yield();
     // (Its depth was checked above, and reading fields does not deepen it.)
-    const shape = objectMetaTypeError(patched);
+    const shape = await runPaced((due) => objectMetaTypeErrorSteps(patched, due), pace);
     if (shape !== undefined) throw invalidObject('', '', '', [invalid('patch', from.shown(), shape)]);
     return patched;
   };

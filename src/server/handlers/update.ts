@@ -20,8 +20,8 @@ export async function handleUpdate(r: ResourceRequest): Promise<void> {
   const read = readFieldsAs(r, obj, opts.fieldValidation, body.json);
   if (read instanceof Promise) await read;
   if (pace?.due()) await pace.yield();
-  // Each attempt writes its own copy of the body; a heavy request copies it in steps.
-  const proposed = () => (pace?.paused ? runPaced((due) => cloneJsonSteps(obj, due), pace) : structuredClone(obj));
+  // Each attempt writes its own copy of the body, in steps that pause when the pace is due.
+  const proposed = () => runPaced((due) => cloneJsonSteps(obj, due), pace);
   const { obj: updated, created } = await updater.update(r.ctx, r.namespace, r.name, proposed, {
     dryRun: opts.dryRun,
     track: await trackingFor(r, opts),
