@@ -19,6 +19,8 @@ let dir: string;
 let server: Server;
 let port: number;
 let caPem: string;
+/** A body of 60,000 bytes, answered in small packets. */
+const BIG = 'abcdefghij'.repeat(6000);
 /** Connections the server accepted. */
 let connections = 0;
 /** Requests seen per connection, in order. */
@@ -32,6 +34,9 @@ function answer(path: string, n: number): string | undefined {
   // The server drops the connection when a second request arrives on it (an idle timeout that crossed the request).
   if (path === '/drop-second' && n > 1) return undefined;
   if (path === '/slow') return 'SLOW';
+  if (path === '/trickle-length') return `TRICKLE HTTP/1.1 200 OK\r\nContent-Length: ${BIG.length}\r\n\r\n${BIG}`;
+  if (path === '/trickle-chunked')
+    return `TRICKLE HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${(BIG.length / 2).toString(16)}\r\n${BIG.slice(0, BIG.length / 2)}\r\n${(BIG.length / 2).toString(16)}\r\n${BIG.slice(BIG.length / 2)}\r\n0\r\nX-Trailer: t\r\n\r\n`;
   return `HTTP/1.1 200 OK\r\nContent-Length: ${String(n).length}\r\n\r\n${n}`;
 }
 
@@ -50,6 +55,18 @@ function serve(socket: TLSSocket): void {
       if (reply === undefined) {
         socket.destroy();
         return;
+      }
+      if (reply.startsWith('TRICKLE ')) {
+        // The answer in packets of 1-700 bytes, so every boundary (inside the head, a chunk
+        // size line, the last chunk, the trailers' end) falls between two of them somewhere.
+        const bytes = Buffer.from(reply.slice('TRICKLE '.length), 'latin1');
+        const send = (at: number, step: number) => {
+          if (at >= bytes.length) return;
+          socket.write(bytes.subarray(at, at + step));
+          setImmediate(() => send(at + step, (step * 7) % 701 || 1));
+        };
+        send(0, 1);
+        continue;
       }
       if (reply === 'SLOW') {
         setTimeout(() => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nslow'), 100);
@@ -110,6 +127,18 @@ describe('the REST client connection pool', () => {
     assert.equal((await p.request('DELETE', '/empty', '')).status, 204);
     assert.equal((await p.request('POST', '/n', 'Content-Type: application/json\r\n', Buffer.from('{}'))).body.toString(), '5');
     assert.equal(connections - before, 1);
+    p.close();
+  });
+
+  it('reads answers that arrive in many small packets, whatever their framing', async () => {
+    const p = pool();
+    for (const path of ['/trickle-length', '/trickle-chunked', '/trickle-length']) {
+      const r = await p.request('GET', path, '');
+      assert.equal(r.status, 200);
+      assert.equal(r.body.toString('latin1'), BIG, path);
+    }
+    // Still in step: the next answer on the same connection is its own.
+    assert.equal((await p.request('GET', '/chunked', '')).body.toString(), 'hello world');
     p.close();
   });
 

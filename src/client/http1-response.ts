@@ -26,6 +26,50 @@ export interface ResponseFrame {
  * Throws on a malformed status line or chunk size: the connection cannot be trusted after it.
  */
 export function frameResponse(buf: Buffer, ended = false, headRequest = false): ResponseFrame | undefined {
+  const head = parseHead(buf);
+  if (head === undefined) return undefined;
+  const { status, headers, bodyStart, close } = head;
+  // 1xx, 204, 304 and answers to HEAD have no body whatever the headers say.
+  if (headRequest || status < 200 || status === 204 || status === 304) return { status, headers, bodyStart, end: bodyStart, chunked: false, close };
+  if (head.chunked) {
+    const end = chunkedEnd(buf, bodyStart);
+    return end < 0 ? undefined : { status, headers, bodyStart, end, chunked: true, close };
+  }
+  if (head.length !== undefined) {
+    if (!/^\d+$/.test(head.length)) throw new Error(`malformed Content-Length: ${JSON.stringify(head.length)}`);
+    const end = bodyStart + Number(head.length);
+    return buf.length >= end ? { status, headers, bodyStart, end, chunked: false, close } : undefined;
+  }
+  // Framed by the end of the connection.
+  return ended ? { status, headers, bodyStart, end: buf.length, chunked: false, close: true } : undefined;
+}
+
+/**
+ * For a response frameResponse found incomplete: how it ends, so that a reader collecting its
+ * bytes need not try again on every packet. `length` when its Content-Length says where;
+ * `chunked` when only its last chunk will tell; undefined while the head is incomplete or the
+ * connection's end frames it.
+ */
+export function awaitedEnd(buf: Buffer): { length: number } | 'chunked' | undefined {
+  const head = parseHead(buf);
+  if (head === undefined) return undefined;
+  if (head.chunked) return 'chunked';
+  // A malformed length: framing on the next packet throws.
+  return head.length === undefined || !/^\d+$/.test(head.length) ? undefined : { length: head.bodyStart + Number(head.length) };
+}
+
+interface Head {
+  status: number;
+  headers: Map<string, string>;
+  bodyStart: number;
+  close: boolean;
+  chunked: boolean;
+  /** Content-Length as sent, when given (and not chunked). */
+  length?: string;
+}
+
+/** The status line and header fields at the start of buf; undefined until they are complete. */
+function parseHead(buf: Buffer): Head | undefined {
   const headerEnd = buf.indexOf(HEADER_END);
   if (headerEnd < 0) return undefined;
   const lines = buf.toString('latin1', 0, headerEnd).split('\r\n');
@@ -38,21 +82,9 @@ export function frameResponse(buf: Buffer, ended = false, headRequest = false): 
     if (colon > 0) headers.set(lines[i].slice(0, colon).trim().toLowerCase(), lines[i].slice(colon + 1).trim());
   }
   const close = /(^|,)\s*close\s*(,|$)/i.test(headers.get('connection') ?? '') || lines[0].startsWith('HTTP/1.0');
-  const bodyStart = headerEnd + 4;
-  // 1xx, 204, 304 and answers to HEAD have no body whatever the headers say.
-  if (headRequest || status < 200 || status === 204 || status === 304) return { status, headers, bodyStart, end: bodyStart, chunked: false, close };
-  if (/chunked\s*$/i.test(headers.get('transfer-encoding') ?? '')) {
-    const end = chunkedEnd(buf, bodyStart);
-    return end < 0 ? undefined : { status, headers, bodyStart, end, chunked: true, close };
-  }
-  const length = headers.get('content-length');
-  if (length !== undefined) {
-    if (!/^\d+$/.test(length)) throw new Error(`malformed Content-Length: ${JSON.stringify(length)}`);
-    const end = bodyStart + Number(length);
-    return buf.length >= end ? { status, headers, bodyStart, end, chunked: false, close } : undefined;
-  }
-  // Framed by the end of the connection.
-  return ended ? { status, headers, bodyStart, end: buf.length, chunked: false, close: true } : undefined;
+  const head: Head = { status, headers, bodyStart: headerEnd + 4, close, chunked: /chunked\s*$/i.test(headers.get('transfer-encoding') ?? '') };
+  if (!head.chunked) head.length = headers.get('content-length');
+  return head;
 }
 
 /** The body of a framed response, chunk framing removed. */
