@@ -21,8 +21,26 @@ interface ListBody<T> {
   items?: T[];
 }
 
+/** Accept headers of a list and its watch, when not the client's own. */
+export interface ListWatchAccept {
+  list: string;
+  watch: string;
+}
+
+/**
+ * The Accept headers of client-go's metadata informers: objects as PartialObjectMetadata(List)
+ * of the brand's meta group (`meta.orch.io`), so a list of large objects carries only their
+ * metadata.
+ */
+export function metadataOnly(metaGroup: string): ListWatchAccept {
+  return {
+    list: `application/json;as=PartialObjectMetadataList;g=${metaGroup};v=v1, application/json`,
+    watch: `application/json;as=PartialObjectMetadata;g=${metaGroup};v=v1, application/json`,
+  };
+}
+
 /** Starts the loop on `path` (a collection URL); runs until stopped. */
-export function listAndWatch<T>(client: RestClient, path: string, handlers: ListWatchHandlers<T>, retryMs = 500): ListWatch {
+export function listAndWatch<T>(client: RestClient, path: string, handlers: ListWatchHandlers<T>, retryMs = 500, accept?: ListWatchAccept): ListWatch {
   let stopped = false;
   let stopWatch: (() => void) | undefined;
   let pause: NodeJS.Timeout | undefined;
@@ -30,7 +48,7 @@ export function listAndWatch<T>(client: RestClient, path: string, handlers: List
   const run = async () => {
     while (!stopped) {
       try {
-        const list = await client.request<ListBody<T>>('GET', path);
+        const list = await client.request<ListBody<T>>('GET', path, undefined, undefined, accept?.list);
         if (list.status !== 200) throw new Error(`list ${path}: HTTP ${list.status}`);
         if (stopped) return;
         handlers.onList(list.body.items ?? []);
@@ -46,6 +64,8 @@ export function listAndWatch<T>(client: RestClient, path: string, handlers: List
             stopWatch = stop;
             if (stopped) stop();
           },
+          undefined,
+          accept?.watch,
         );
       } catch {
         if (stopped) return;

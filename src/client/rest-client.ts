@@ -108,7 +108,7 @@ export class RestClient {
   }
 
   /** Opens a watch's streaming response. */
-  private openWatch(path: string, signal?: AbortSignal): Promise<IncomingMessage> {
+  private openWatch(path: string, signal?: AbortSignal, accept?: string): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const req = https.request(
         {
@@ -119,8 +119,9 @@ export class RestClient {
           method: 'GET',
           path,
           headers: {
-            // The API server streams watches as JSON only (apiserver.md), so that is what is asked for.
-            accept: JSON_MEDIA_TYPE,
+            // The API server streams watches as JSON only (apiserver.md), so that is what is asked
+            // for, unless the caller asks for JSON of another kind (metadata only).
+            accept: accept ?? JSON_MEDIA_TYPE,
             'user-agent': this.userAgent,
             ...(this.cfg.bearerToken ? { authorization: `Bearer ${this.cfg.bearerToken()}` } : {}),
           },
@@ -133,8 +134,8 @@ export class RestClient {
   }
 
   /** One request over the keep-alive pool. */
-  private send(method: string, path: string, payload: Buffer | undefined, contentType: string): Promise<Http1Response> {
-    let lines = this.fixedLines;
+  private send(method: string, path: string, payload: Buffer | undefined, contentType: string, accept: string | undefined): Promise<Http1Response> {
+    let lines = accept === undefined ? this.fixedLines : `Accept: ${accept}\r\nUser-Agent: ${this.userAgent}\r\n`;
     if (this.cfg.bearerToken) lines += `Authorization: Bearer ${this.cfg.bearerToken()}\r\n`;
     if (payload) lines += `Content-Type: ${contentType}\r\n`;
     return this.pool.request(method, path, lines, payload);
@@ -143,9 +144,10 @@ export class RestClient {
   /**
    * One request, rate-limited and retried; resolves with the status and decoded body (never
    * rejects on 4xx/5xx). The body goes in the client's content type unless `contentType` names
-   * another (a patch's); it is then sent as that type's JSON.
+   * another (a patch's); it is then sent as that type's JSON. `accept` replaces the client's
+   * Accept header (a metadata-only list's `application/json;as=PartialObjectMetadataList;...`).
    */
-  async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown, contentType?: string): Promise<ClientResponse<T>> {
+  async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown, contentType?: string, accept?: string): Promise<ClientResponse<T>> {
     let payload: Buffer | undefined;
     if (body !== undefined) {
       if (contentType === undefined) ({ bytes: payload, contentType } = encodeRequestBody(body, this.cfg.contentType));
@@ -155,7 +157,7 @@ export class RestClient {
       await this.limiter.wait();
       let res: Http1Response;
       try {
-        res = await this.send(method, path, payload, contentType ?? JSON_MEDIA_TYPE);
+        res = await this.send(method, path, payload, contentType ?? JSON_MEDIA_TYPE, accept);
       } catch (err) {
         // Only a GET is known to be safe to resend when the connection failed mid-way.
         if (method !== 'GET' || attempt >= this.maxRetries || !isConnectionError(err)) throw err;
@@ -184,10 +186,11 @@ export class RestClient {
    * Opens a watch and calls onEvent per event until the stream ends; resolves then. Rejects
    * with ApiError when the server refuses the watch. `onStart` receives a stop function; an
    * aborted `signal` also ends a watch whose response has not arrived yet (it rejects then).
+   * `accept` asks for JSON events of another kind (`application/json;as=PartialObjectMetadata;...`).
    */
-  async watch(path: string, onEvent: (e: WatchEvent) => void, onStart?: (stop: () => void) => void, signal?: AbortSignal): Promise<void> {
+  async watch(path: string, onEvent: (e: WatchEvent) => void, onStart?: (stop: () => void) => void, signal?: AbortSignal, accept?: string): Promise<void> {
     await this.limiter.wait();
-    const res = await this.openWatch(path, signal);
+    const res = await this.openWatch(path, signal, accept);
     // Destroying the socket ends the stream at once, even before any byte of it has arrived.
     onStart?.(() => res.socket?.destroy());
     if (res.statusCode !== 200) throw new ApiError(res.statusCode ?? 0, await readBody(res).catch(() => undefined), `watch ${path}`);

@@ -139,7 +139,7 @@ export class GarbageCollector {
     const added: Monitor[] = [];
     for (const [key, t] of wanted) {
       if (this.monitors.has(key)) continue;
-      const m = new Monitor(this.client, t, this.graph, (err) => this.opts.onError?.(err));
+      const m = new Monitor(this.client, t, this.graph, (err) => this.opts.onError?.(err), this.opts.brand.metaGroup);
       this.monitors.set(key, m);
       added.push(m);
     }

@@ -3,7 +3,7 @@
  * metadata only. A relist is diffed against the uids this monitor knew, so objects deleted
  * while the watch was down still reach the graph as deletions.
  */
-import { type ListWatch, listAndWatch } from '../../client/list-watch.js';
+import { type ListWatch, listAndWatch, metadataOnly } from '../../client/list-watch.js';
 import type { RestClient } from '../../client/rest-client.js';
 import type { DependencyGraph, ObjectMetadata } from './graph.js';
 import type { ResourceType } from './resources.js';
@@ -24,14 +24,23 @@ export class Monitor {
     readonly type: ResourceType,
     private readonly graph: DependencyGraph,
     private readonly onError: (err: unknown) => void,
+    /** The brand's meta group (`meta.orch.io`), of PartialObjectMetadata. */
+    private readonly metaGroup: string,
   ) {}
 
   start(): void {
     const path = `${this.type.basePath}/${this.type.resource}`;
-    this.listWatch = listAndWatch<{ metadata?: ObjectMetadata }>(this.client, path, {
-      onList: (items) => this.relist(items.map((i) => i.metadata ?? {})),
-      onEvent: (type, obj) => this.guard(() => (type === 'DELETED' ? this.deleted(obj.metadata ?? {}) : this.upsert(obj.metadata ?? {}))),
-    });
+    // Metadata only, as upstream's metadata informers: a list of large objects carries none of their data.
+    this.listWatch = listAndWatch<{ metadata?: ObjectMetadata }>(
+      this.client,
+      path,
+      {
+        onList: (items) => this.relist(items.map((i) => i.metadata ?? {})),
+        onEvent: (type, obj) => this.guard(() => (type === 'DELETED' ? this.deleted(obj.metadata ?? {}) : this.upsert(obj.metadata ?? {}))),
+      },
+      undefined,
+      metadataOnly(this.metaGroup),
+    );
   }
 
   stop(): void {
