@@ -11,12 +11,8 @@
  * does not yield does not pay for an await either.
  */
 
-/**
- * How long a request's steps may hold the thread before it lets other work run. A step that
- * ends a slice can add one native call that cannot be cut (listing the keys of a 120,000-label
- * map: ~20 ms here), so the slice is kept short; a yield costs one loop iteration.
- */
-export const SLICE_MS = 10;
+/** How long a request's steps may hold the thread before it lets other work run. */
+export const SLICE_MS = 20;
 
 /**
  * Heavy work takes turns. Paused requests wait in one queue and resume one per loop iteration,
