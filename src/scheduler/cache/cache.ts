@@ -251,7 +251,7 @@ export class SchedulerCache {
       const existing = s.nodeInfoMap.get(name);
       if (ni === undefined || ni.node === undefined) {
         if (existing !== undefined) {
-          s.nodeInfoMap.delete(name);
+          s.remove(existing);
           this.nodeSetChanged = true;
         }
         continue;
@@ -259,13 +259,13 @@ export class SchedulerCache {
       if (ni.generation > s.generation) s.generation = ni.generation;
       const clone = ni.clone();
       if (existing === undefined) {
-        s.nodeInfoMap.set(name, clone);
+        s.put(clone);
         this.nodeSetChanged = true;
         continue;
       }
       if (existing.podsWithAffinity.length > 0 !== clone.podsWithAffinity.length > 0) affinityChanged = true;
       if (existing.podsWithRequiredAntiAffinity.length > 0 !== clone.podsWithRequiredAntiAffinity.length > 0) affinityChanged = true;
-      Object.assign(existing, clone);
+      s.refresh(existing, clone);
     }
     this.dirty.clear();
     if (this.nodeSetChanged) {

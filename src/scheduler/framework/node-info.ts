@@ -3,6 +3,7 @@
  * as numbers. Every change bumps `generation` from one global counter, so the cache copies into
  * the per-cycle snapshot only the nodes that changed since the snapshot's generation.
  */
+import type { FitRows } from './fit-rows.js';
 import { HostPortInfo } from './host-ports.js';
 import type { PodInfo } from './pod-info.js';
 import { Resource, resourceFromList } from './resources.js';
@@ -38,6 +39,9 @@ export class NodeInfo {
   /** Image name -> summary, for the images this node reports. */
   imageStates = new Map<string, ImageStateSummary>();
   generation = nextGeneration();
+  /** The snapshot table that mirrors this node's fit numbers (fit-rows.ts); none on copies. */
+  fitRows: FitRows | undefined = undefined;
+  fitRow = -1;
 
   constructor(node?: Node) {
     if (node !== undefined) this.setNode(node);
@@ -49,6 +53,7 @@ export class NodeInfo {
     this.name = node.metadata.name ?? '';
     this.allocatable = resourceFromList(node.status?.allocatable);
     this.generation = nextGeneration();
+    this.fitRows?.write(this);
   }
 
   /** Forgets the node object but keeps pods, as upstream does until its pods are gone. */
@@ -69,6 +74,7 @@ export class NodeInfo {
     if (pi.hasRequiredAntiAffinity) this.podsWithRequiredAntiAffinity.push(pi);
     this.account(pi, 1);
     this.generation = nextGeneration();
+    this.fitRows?.write(this);
   }
 
   /** Removes the pod with this UID; false when it is not on the node. */
@@ -81,6 +87,7 @@ export class NodeInfo {
     if (pi.hasRequiredAntiAffinity) this.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.filter((p) => p.uid !== uid);
     this.account(pi, -1);
     this.generation = nextGeneration();
+    this.fitRows?.write(this);
     return true;
   }
 
@@ -111,6 +118,8 @@ export class NodeInfo {
     c.allocatable = this.allocatable.clone();
     c.imageStates = this.imageStates;
     c.generation = this.generation;
+    c.fitRows = undefined;
+    c.fitRow = -1;
     return c;
   }
 }

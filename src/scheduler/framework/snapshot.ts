@@ -3,6 +3,7 @@
  * the nodes that hold pods with (anti-)affinity so affinity plugins skip the rest. The cache
  * refreshes a snapshot in place, copying only nodes whose generation moved.
  */
+import { FitRows } from './fit-rows.js';
 import { NodeInfo } from './node-info.js';
 import { PodInfo } from './pod-info.js';
 import type { Node, Pod } from './types.js';
@@ -26,6 +27,29 @@ export class Snapshot implements NodeInfoLister {
   podsWithRequiredAntiAffinityList: NodeInfo[] = [];
   /** The largest NodeInfo generation copied in; 0 for an empty snapshot. */
   generation = 0;
+  /** NodeResourcesFit's numbers of every node here, side by side. */
+  readonly fitRows = new FitRows();
+
+  /** Adds a node's NodeInfo. */
+  put(ni: NodeInfo): void {
+    this.nodeInfoMap.set(ni.name, ni);
+    this.fitRows.attach(ni);
+  }
+
+  /** Makes the NodeInfo already here equal to a fresh copy, keeping its identity and row. */
+  refresh(existing: NodeInfo, copy: NodeInfo): void {
+    const { fitRows, fitRow } = existing;
+    Object.assign(existing, copy);
+    existing.fitRows = fitRows;
+    existing.fitRow = fitRow;
+    this.fitRows.attach(existing);
+  }
+
+  /** Removes a node's NodeInfo. */
+  remove(ni: NodeInfo): void {
+    this.fitRows.detach(ni);
+    this.nodeInfoMap.delete(ni.name);
+  }
 
   list(): readonly NodeInfo[] {
     return this.nodeInfoList;
@@ -59,7 +83,7 @@ export function snapshotOf(pods: readonly Pod[], nodes: readonly Node[]): Snapsh
   const s = new Snapshot();
   for (const node of nodes) {
     const ni = new NodeInfo(node);
-    s.nodeInfoMap.set(ni.name, ni);
+    s.put(ni);
     s.nodeInfoList.push(ni);
   }
   for (const pod of pods) {
@@ -70,7 +94,7 @@ export function snapshotOf(pods: readonly Pod[], nodes: readonly Node[]): Snapsh
       // Pods on unknown nodes are kept, as upstream, but the node is not schedulable.
       ni = new NodeInfo();
       ni.name = name;
-      s.nodeInfoMap.set(name, ni);
+      s.put(ni);
     }
     ni.addPod(new PodInfo(pod));
   }

@@ -6,6 +6,17 @@
 import type { CycleState, StateData } from '../../framework/cycle-state.js';
 import { StateKey } from '../../framework/cycle-state.js';
 import { ActionType } from '../../framework/events.js';
+import {
+  FIT_ALLOCATABLE_CPU,
+  FIT_ALLOCATABLE_EPHEMERAL,
+  FIT_ALLOCATABLE_MEMORY,
+  FIT_ALLOWED_PODS,
+  FIT_COLUMNS,
+  FIT_PODS,
+  FIT_REQUESTED_CPU,
+  FIT_REQUESTED_EPHEMERAL,
+  FIT_REQUESTED_MEMORY,
+} from '../../framework/fit-rows.js';
 import type { FilterPlugin, PreFilterPlugin, ScorePlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import type { PluginFactory } from '../../framework/registry.js';
@@ -126,18 +137,34 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, ScorePlu
   filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): Status {
     const s = state.read(preFilterStateKey);
     if (s === undefined) return errorStatus(`error reading "${preFilterStateKey.name}" from cycleState: not found`);
-    // Fast path for the common case (everything fits, no scalar resources): no allocation.
+    // Fast path for the common case (everything fits, no scalar resources): no allocation, and
+    // for a snapshot's node the numbers come from its row (fit-rows.ts), not four objects.
     const r = s.requests;
-    const alloc = nodeInfo.allocatable;
-    const used = nodeInfo.requested;
-    if (
-      r.scalar === undefined &&
-      nodeInfo.pods.length < alloc.allowedPodNumber &&
-      alloc.milliCPU >= r.milliCPU + used.milliCPU &&
-      alloc.memory >= r.memory + used.memory &&
-      alloc.ephemeralStorage >= r.ephemeralStorage + used.ephemeralStorage
-    ) {
-      return SUCCESS;
+    if (r.scalar === undefined) {
+      const rows = nodeInfo.fitRows;
+      if (rows !== undefined) {
+        const t = rows.table;
+        const o = nodeInfo.fitRow * FIT_COLUMNS;
+        if (
+          t[o + FIT_PODS] < t[o + FIT_ALLOWED_PODS] &&
+          t[o + FIT_ALLOCATABLE_CPU] >= r.milliCPU + t[o + FIT_REQUESTED_CPU] &&
+          t[o + FIT_ALLOCATABLE_MEMORY] >= r.memory + t[o + FIT_REQUESTED_MEMORY] &&
+          t[o + FIT_ALLOCATABLE_EPHEMERAL] >= r.ephemeralStorage + t[o + FIT_REQUESTED_EPHEMERAL]
+        ) {
+          return SUCCESS;
+        }
+      } else {
+        const alloc = nodeInfo.allocatable;
+        const used = nodeInfo.requested;
+        if (
+          nodeInfo.pods.length < alloc.allowedPodNumber &&
+          alloc.milliCPU >= r.milliCPU + used.milliCPU &&
+          alloc.memory >= r.memory + used.memory &&
+          alloc.ephemeralStorage >= r.ephemeralStorage + used.ephemeralStorage
+        ) {
+          return SUCCESS;
+        }
+      }
     }
     const insufficient = fitsRequest(s.requests, nodeInfo, this.ignoredResources, this.ignoredGroups);
     if (insufficient.length === 0) return SUCCESS;

@@ -6,6 +6,7 @@
  */
 import type { CycleState, StateData } from '../../framework/cycle-state.js';
 import { StateKey } from '../../framework/cycle-state.js';
+import { FIT_ALLOCATABLE_CPU, FIT_ALLOCATABLE_MEMORY, FIT_COLUMNS, FIT_NONZERO_CPU, FIT_NONZERO_MEMORY } from '../../framework/fit-rows.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import { quantityMilliValue, quantityValue } from '../../../machinery/quantity.js';
 import {
@@ -59,15 +60,29 @@ export function podRequestForScoring(pod: Pod, name: string): number {
 }
 
 class PodRequests implements StateData {
-  constructor(readonly byResource: Map<string, number>) {}
+  /** The pod's request per scored resource, in the scorer's order. */
+  constructor(readonly values: readonly number[]) {}
   clone(): StateData {
     return this;
   }
 }
 
+/** How a scored resource is read from a node. */
+const CPU = 0;
+const MEMORY = 1;
+const EPHEMERAL_OR_SCALAR = 2;
+const UNSCORED = 3;
+
+function kindOf(name: string): number {
+  if (name === RESOURCE_CPU) return CPU;
+  if (name === RESOURCE_MEMORY) return MEMORY;
+  return name === RESOURCE_EPHEMERAL_STORAGE || isScalarResourceName(name) ? EPHEMERAL_OR_SCALAR : UNSCORED;
+}
+
 export class ResourceAllocationScorer {
   private readonly key: StateKey<PodRequests>;
   private readonly names: string[];
+  private readonly kinds: number[];
   /** Scratch lists of score(), which runs per node: the scorer reads them and keeps neither. */
   private readonly requested: number[];
   private readonly allocatable: number[];
@@ -79,6 +94,7 @@ export class ResourceAllocationScorer {
   ) {
     this.key = new StateKey(`${pluginName}/podRequests`);
     this.names = resources.map((r) => r.name);
+    this.kinds = this.names.map(kindOf);
     this.requested = new Array(this.names.length).fill(0);
     this.allocatable = new Array(this.names.length).fill(0);
   }
@@ -87,24 +103,41 @@ export class ResourceAllocationScorer {
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number {
     let reqs = state.read(this.key);
     if (reqs === undefined) {
-      reqs = new PodRequests(new Map(this.names.map((n) => [n, podRequestForScoring(pod, n)])));
+      reqs = new PodRequests(this.names.map((n) => podRequestForScoring(pod, n)));
       state.write(this.key, reqs);
     }
-    const { requested, allocatable } = this;
-    for (let i = 0; i < this.names.length; i++) {
-      const name = this.names[i];
-      const podReq = reqs.byResource.get(name) ?? 0;
-      allocatable[i] = nodeInfo.allocatable.get(name);
-      switch (name) {
-        case RESOURCE_CPU:
-          requested[i] = nodeInfo.nonZeroRequested.milliCPU + podReq;
+    const { requested, allocatable, kinds } = this;
+    const podReqs = reqs.values;
+    // A snapshot's node has its cpu and memory numbers in its row (fit-rows.ts).
+    const rows = nodeInfo.fitRows;
+    const t = rows?.table;
+    const o = nodeInfo.fitRow * FIT_COLUMNS;
+    for (let i = 0; i < kinds.length; i++) {
+      switch (kinds[i]) {
+        case CPU:
+          if (t !== undefined) {
+            allocatable[i] = t[o + FIT_ALLOCATABLE_CPU];
+            requested[i] = t[o + FIT_NONZERO_CPU] + podReqs[i];
+          } else {
+            allocatable[i] = nodeInfo.allocatable.milliCPU;
+            requested[i] = nodeInfo.nonZeroRequested.milliCPU + podReqs[i];
+          }
           break;
-        case RESOURCE_MEMORY:
-          requested[i] = nodeInfo.nonZeroRequested.memory + podReq;
+        case MEMORY:
+          if (t !== undefined) {
+            allocatable[i] = t[o + FIT_ALLOCATABLE_MEMORY];
+            requested[i] = t[o + FIT_NONZERO_MEMORY] + podReqs[i];
+          } else {
+            allocatable[i] = nodeInfo.allocatable.memory;
+            requested[i] = nodeInfo.nonZeroRequested.memory + podReqs[i];
+          }
+          break;
+        case EPHEMERAL_OR_SCALAR:
+          allocatable[i] = nodeInfo.allocatable.get(this.names[i]);
+          requested[i] = nodeInfo.requested.get(this.names[i]) + podReqs[i];
           break;
         default:
-          if (name === RESOURCE_EPHEMERAL_STORAGE || isScalarResourceName(name)) requested[i] = nodeInfo.requested.get(name) + podReq;
-          else requested[i] = allocatable[i] = 0;
+          requested[i] = allocatable[i] = 0;
       }
     }
     return this.scorer(requested, allocatable);
