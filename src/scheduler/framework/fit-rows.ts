@@ -11,7 +11,17 @@
  * node replaced). Clones carry no row, so what preemption and nominated pods change on a copy
  * never reaches the table.
  */
-import type { NodeInfo } from './node-info.js';
+import type { Resource } from './resources.js';
+
+/** What a row mirrors: a NodeInfo (named by shape, as node-info.ts imports this module). */
+export interface FitRowSource {
+  fitRows: FitRows | undefined;
+  fitRow: number;
+  readonly pods: readonly unknown[];
+  readonly allocatable: Resource;
+  readonly requested: Resource;
+  readonly nonZeroRequested: Resource;
+}
 
 /**
  * Columns of a row: pods allowed, pods placed, allocatable and requested cpu, memory and
@@ -35,7 +45,7 @@ export class FitRows {
   private next = 0;
 
   /** Gives the NodeInfo a row (its own again if it has one here) and fills it. */
-  attach(ni: NodeInfo): void {
+  attach(ni: FitRowSource): void {
     if (ni.fitRows !== this) {
       let row = this.free.pop();
       if (row === undefined) {
@@ -53,7 +63,7 @@ export class FitRows {
   }
 
   /** Takes the NodeInfo's row back (the node left the snapshot). */
-  detach(ni: NodeInfo): void {
+  detach(ni: FitRowSource): void {
     if (ni.fitRows !== this) return;
     this.free.push(ni.fitRow);
     ni.fitRows = undefined;
@@ -61,7 +71,7 @@ export class FitRows {
   }
 
   /** Copies the NodeInfo's current numbers into its row. */
-  write(ni: NodeInfo): void {
+  write(ni: FitRowSource): void {
     const t = this.table;
     const o = ni.fitRow * FIT_COLUMNS;
     const alloc = ni.allocatable;
